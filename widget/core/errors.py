@@ -1,0 +1,28 @@
+"""One exception tree for the panel; every message says how to fix the problem.
+
+    >>> try:
+    ...     raise ConfigError("gate: expected a number from 0 to 1, got 'high'")
+    ... except WidgetError as err:
+    ...     print(err)
+    gate: expected a number from 0 to 1, got 'high'
+"""
+
+
+class WidgetError(Exception):
+    """Base of every error the panel raises on purpose."""
+
+
+class ConfigError(WidgetError):
+    """A ``window.docsPanel`` value or a ``build.py`` input is unusable."""
+
+
+class StorageError(WidgetError):
+    """Stored data cannot be read or written."""
+
+
+class StreamError(WidgetError):
+    """The answer endpoint sent something that is not the expected protocol."""
+
+
+class DocsIndexError(WidgetError):
+    """The docs index is missing, malformed or of an unknown format."""
