@@ -1,0 +1,123 @@
+"""``build.py``: index a docs site and bundle the panel next to it, or serve the demo.
+
+    python build.py --site path/to/built/html        # → path/to/built/html/docs-panel/
+    python build.py --site docs/ --out public/docs-panel --base /
+    python build.py serve                            # demo site on http://127.0.0.1:8000/
+
+Bad input gets one clear line on stderr and exit status 1; the previous output
+folder is only replaced once the new one is complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from builder.bundle import ROOT, bundle_files, with_gzip_twins
+from builder.demo_site import render_site
+from builder.extract import extract_site
+from builder.publish import publish
+from builder.serve import make_server
+from widget.core.docs_index import Section, build_index
+from widget.core.errors import WidgetError
+
+DEMO_SOURCE = ROOT / "site_demo" / "docs"
+DEMO_BUILD = ROOT / "site_demo" / "_build"
+PANEL_FOLDER = "docs-panel"
+DEMO_HEAD = """<script>
+  window.docsPanel = {
+    chat: false,
+    scopes: [{ id: "all", label: "All docs" }, { id: "api", label: "API", prefix: "/api/" }],
+  };
+</script>
+<script src="/docs-panel/embed.js" async></script>"""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BuildReport:
+    out: Path
+    pages: int
+    sections: int
+    index_bytes: int
+    total_bytes: int
+    seconds: float
+
+    def summary(self) -> str:
+        return (
+            f"docs-panel: {self.sections} sections from {self.pages} pages → {self.out} "
+            f"(index {self.index_bytes / 1024:.0f} KiB, bundle {self.total_bytes / 2**20:.1f} MiB, "
+            f"{self.seconds:.1f} s)"
+        )
+
+
+def rebase(sections: Sequence[Section], base: str) -> list[Section]:
+    """Put addresses under the site's base path (``--base /docs/``)."""
+    prefix = "/" + base.strip("/") if base.strip("/") else ""
+    return [dataclasses.replace(s, address=prefix + s.address) for s in sections]
+
+
+def build(site: Path, out: Path | None = None, base: str = "/") -> BuildReport:
+    started = time.perf_counter()
+    out = (out or site / PANEL_FOLDER).resolve()
+    sections = rebase(extract_site(site.resolve(), exclude=out), base)
+    files = bundle_files(build_index(sections))
+    index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index."))
+    files = with_gzip_twins(files)
+    publish(files, out)
+    return BuildReport(
+        out=out,
+        pages=len({s.address.split("#")[0] for s in sections}),
+        sections=len(sections),
+        index_bytes=index_bytes,
+        total_bytes=sum(len(data) for data in files.values()),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def build_demo(dest: Path = DEMO_BUILD) -> BuildReport:
+    """Render site_demo's Markdown to HTML pages and bundle the panel into them."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    render_site(DEMO_SOURCE, dest, head_snippet=DEMO_HEAD)
+    return build(dest)
+
+
+def serve(host: str, port: int) -> None:
+    print(build_demo().summary())
+    server = make_server(DEMO_BUILD, host=host, port=port)
+    print(f"Serving the demo docs with the panel on http://{host}:{server.server_port}/ (Ctrl+C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
+    parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
+    parser.add_argument("--base", default="/", help="URL path the site is served under")
+    parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "serve":
+            serve(args.host, args.port)
+            return 0
+        if args.site is None:
+            parser.error("--site DIR is required (or use `serve` for the demo)")
+        if not args.site.is_dir():
+            raise WidgetError(f"--site {args.site}: not a folder of built HTML or Markdown docs")
+        print(build(args.site, args.out, args.base).summary())
+        return 0
+    except WidgetError as err:
+        print(f"build.py: error: {err}", file=sys.stderr)
+        return 1

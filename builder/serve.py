@@ -1,0 +1,102 @@
+"""A small static server for the demo and for tests, on loopback only.
+
+It serves what a production server should: the right MIME types (``.mjs``,
+``.wasm``), the precompressed ``.gz`` twins to clients that accept gzip,
+on-the-fly gzip for pages, ``immutable`` caching for content-hashed and
+versioned files and revalidation (ETag) for the rest::
+
+    server = make_server(Path("site_demo/_build"), port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".py": "text/x-python; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".txt": "text/plain; charset=utf-8",
+}
+COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
+# runtime/pyodide-314.0.8/... and name.0123456789.ext never change under the same URL.
+_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}\.\w+$")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class StaticHandler(BaseHTTPRequestHandler):
+    root: Path
+    quiet = True
+    server_version = "docs-panel"
+
+    def log_message(self, format: str, *args: object) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+    def do_HEAD(self) -> None:
+        self._send(head=True)
+
+    def do_GET(self) -> None:
+        self._send(head=False)
+
+    def _resolve(self) -> Path | None:
+        path = unquote(urlsplit(self.path).path)
+        target = (self.root / path.lstrip("/")).resolve()
+        if not target.is_relative_to(self.root):
+            return None
+        if target.is_dir():
+            target = target / "index.html"
+        return target if target.is_file() else None
+
+    def _send(self, *, head: bool) -> None:
+        target = self._resolve()
+        if target is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        twin = target.with_name(target.name + ".gz")
+        encoding = None
+        if accepts_gzip and twin.is_file():
+            body, encoding = twin.read_bytes(), "gzip"
+        else:
+            body = target.read_bytes()
+            if accepts_gzip and target.suffix in COMPRESS_ON_THE_FLY and len(body) > 512:
+                body, encoding = gzip.compress(body, compresslevel=6, mtime=0), "gzip"
+        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(HTTPStatus.NOT_MODIFIED)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", MIME_TYPES.get(target.suffix, "application/octet-stream"))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", etag)
+        self.send_header("Vary", "Accept-Encoding")
+        immutable = _IMMUTABLE.search(self.path.split("?")[0])
+        self.send_header("Cache-Control", IMMUTABLE if immutable else "no-cache")
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+
+def make_server(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+    """A threaded server for ``root``; ``port=0`` picks a free port (see ``server_port``)."""
+    handler = type("Handler", (StaticHandler,), {"root": root.resolve()})
+    return ThreadingHTTPServer((host, port), handler)

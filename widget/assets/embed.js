@@ -1,0 +1,81 @@
+// docs-panel loader: the one file a page loads up front. It draws the launcher in
+// its own Shadow DOM at once and loads the Python runtimes only when the reader
+// opens the panel (or this tab has a conversation to restore). build.py fills in
+// the manifest of content-hashed files below.
+(() => {
+  const M = __DOCS_PANEL_MANIFEST__;
+  const w = window, d = document;
+  if (w.__docsPanel) return; // pasted twice: one panel is enough
+  const base = new URL(".", d.currentScript ? d.currentScript.src : location.href);
+  const abs = (p) => new URL(p, base).href;
+
+  let config;
+  try {
+    config = JSON.stringify(w.docsPanel === undefined ? null : w.docsPanel);
+  } catch (e) {
+    config = JSON.stringify("unserializable: " + e.message);
+  }
+
+  const host = d.createElement("div");
+  host.setAttribute("data-docs-panel", "");
+  const root = host.attachShadow({ mode: "open" });
+  root.innerHTML = `<style>
+:host{all:initial}
+.launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;display:flex;align-items:center;gap:8px;
+ padding:10px 16px;border:0;border-radius:999px;cursor:pointer;font:600 15px/1.2 system-ui,sans-serif;
+ color:var(--docs-panel-on-accent,#fff);background:var(--docs-panel-accent,#2f5bd3);
+ box-shadow:0 4px 14px rgba(0,0,0,.25)}
+.launcher:hover{filter:brightness(1.08)}
+.launcher:focus-visible{outline:3px solid var(--docs-panel-focus,#ffbf47);outline-offset:2px}
+.launcher[aria-busy=true]{cursor:progress;opacity:.85}
+.launcher[aria-expanded=true]{display:none}
+.launcher svg{width:18px;height:18px}
+</style><button class="launcher" type="button" aria-expanded="false"><svg viewBox="0 0 24 24" aria-hidden="true"
+fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8
+8 0 1 1 21 12z"/></svg>Ask the docs</button>`;
+  const launcher = root.querySelector("button");
+
+  // What the MicroPython shell picks up: where things are, the raw config, and
+  // whether to open as soon as it is drawn. The shell replaces `toggle`.
+  const bridge = (w.__docsPanel = {
+    host, root, launcher, config,
+    lang: d.documentElement.lang || "",
+    urls: Object.fromEntries(Object.entries(M).map(([k, v]) => [k, abs(v)])),
+    openOnReady: false,
+    toggle: null,
+  });
+
+  let booting = null;
+  const boot = () => booting || (booting = (async () => {
+    const css = d.createElement("link");
+    css.rel = "stylesheet";
+    css.href = bridge.urls.css;
+    root.append(css);
+    const shell = d.createElement("script");
+    shell.type = "mpy";
+    shell.src = bridge.urls.shell;
+    shell.setAttribute("config", JSON.stringify({
+      interpreter: bridge.urls.micropython,
+      files: { [bridge.urls.shellZip]: "./*" },
+    }));
+    // The config element must exist before core.js runs: PyScript reads config
+    // once, and otherwise fetches its interpreter from a CDN.
+    d.body.append(shell);
+    await import(bridge.urls.pyscript);
+  })().catch((e) => {
+    booting = null;
+    launcher.removeAttribute("aria-busy");
+    console.error("docs-panel: could not load the assistant:", e);
+  }));
+
+  launcher.addEventListener("click", () => {
+    if (bridge.toggle) return bridge.toggle();
+    bridge.openOnReady = true;
+    launcher.setAttribute("aria-busy", "true");
+    boot();
+  });
+
+  const mount = () => d.body.append(host);
+  if (d.body) mount();
+  else d.addEventListener("DOMContentLoaded", mount);
+})();

@@ -1,0 +1,46 @@
+"""Building DOM nodes from MicroPython, in one call per element.
+
+    >>> button = h("button", {"type": "button", "aria-label": "Close"}, "×")
+
+Text children become text nodes (never parsed as HTML), so anything that came
+from a reader or the docs index is safe to pass. ``icon`` is the one place that
+sets markup, and only from the constant ICONS below.
+"""
+
+from pyscript import document
+
+ICONS = {
+    "compose": '<path d="M12 20h9"/><path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z"/>',
+    "close": '<path d="M18 6 6 18M6 6l12 12"/>',
+}
+
+
+def h(tag, attrs=None, *children):
+    element = document.createElement(tag)
+    if attrs:
+        for name, value in attrs.items():
+            if value is True:
+                element.setAttribute(name, "")
+            elif value is not None and value is not False:
+                element.setAttribute(name, str(value))
+    for child in children:
+        if child is None:
+            continue
+        element.append(document.createTextNode(child) if isinstance(child, str) else child)
+    return element
+
+
+def icon(name):
+    span = document.createElement("span")
+    span.innerHTML = (
+        '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor"'
+        ' stroke-width="2" stroke-linecap="round" stroke-linejoin="round">'
+        + ICONS[name]
+        + "</svg>"
+    )
+    return span.firstChild
+
+
+def clear(element):
+    while element.firstChild:
+        element.firstChild.remove()

@@ -1,0 +1,11 @@
+"""The worker's entry script (Pyodide, in a PyScript worker).
+
+The shell creates this worker once the panel is on screen, with worker.zip
+unpacked into the working directory (``widget`` and its pure-Python
+dependencies). What the shell may call is listed in ``__export__``; every call
+returns a promise there.
+"""
+
+from widget.worker.service import ask, start
+
+__export__ = ["ask", "start"]
