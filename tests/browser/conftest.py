@@ -1,0 +1,156 @@
+"""Shared set-up for browser tests: one demo build, one server, one Chromium.
+
+Every page a test opens is watched: an uncaught page error, a PyScript
+``.py-error`` element, an unexpected ``console.error``, a failed or off-site
+request or an HTTP error response fails the test, with the Python traceback
+in the message.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, sync_playwright
+
+from builder.cli import build_demo
+from builder.serve import make_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+# Pyodide's cold boot takes ~5 s here, more while the other core is busy.
+READY_TIMEOUT_MS = 60_000
+# Console noise that is not ours: PyScript's notice that workers cannot reach the DOM
+# without SharedArrayBuffer (the design does not need it).
+IGNORED_CONSOLE = re.compile(r"SharedArrayBuffer")
+
+
+@dataclass
+class Site:
+    root: Path
+    url: str
+
+    def add_page(self, path: str, html: str) -> str:
+        """Write an extra page into the built site (sharing its panel bundle); return its URL."""
+        target = self.root / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+        return self.url + path.lstrip("/")
+
+    def page_with_config(self, name: str, config_js: str, body: str = "") -> str:
+        return self.add_page(
+            f"/tests/{name}.html",
+            f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name}</title>
+<link rel="icon" href="data:,"><script>window.docsPanel = {config_js};</script>
+<script src="/docs-panel/embed.js" async></script></head>
+<body><h1>{name}</h1>{body}</body></html>""",
+        )
+
+
+@dataclass
+class Watch:
+    """What a page did that a reader would call broken."""
+
+    origin: str
+    page_errors: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    bad_requests: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    expected_errors: list[re.Pattern[str]] = field(default_factory=list)
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error" and not IGNORED_CONSOLE.search(message.text):
+            self.console_errors.append(message.text)
+
+    def on_request(self, request: Request) -> None:
+        self.requests.append(request.url)
+        if not request.url.startswith((self.origin, "blob:", "data:")):
+            self.bad_requests.append(f"off-site request: {request.url}")
+
+    def on_response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.bad_requests.append(f"HTTP {response.status}: {response.url}")
+
+    def on_failed(self, request: Request) -> None:
+        self.bad_requests.append(f"failed: {request.url} ({request.failure})")
+
+    def expect_console_error(self, pattern: str) -> None:
+        self.expected_errors.append(re.compile(pattern))
+
+    def problems(self, page: Page) -> list[str]:
+        found = [f"page error: {e}" for e in self.page_errors]
+        found += [f"PyScript error on the page:\n{t}" for t in _py_errors(page)]
+        found += [
+            f"console.error: {text}"
+            for text in self.console_errors
+            # "Failed to load resource" repeats a bad response, reported with its URL above.
+            if not text.startswith("Failed to load resource")
+            and not any(p.search(text) for p in self.expected_errors)
+        ]
+        return found + self.bad_requests
+
+    def check(self, page: Page) -> None:
+        problems = self.problems(page)
+        assert not problems, "the page reported problems:\n" + "\n".join(problems)
+
+
+def _py_errors(page: Page) -> list[str]:
+    try:
+        return [str(t) for t in page.locator(".py-error").all_inner_texts()]
+    except Exception:  # the page is gone (closed or crashed): nothing left to read
+        return []
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    root = tmp_path_factory.mktemp("demo") / "site"
+    build_demo(root)
+    server = make_server(root, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Site(root=root, url=f"http://127.0.0.1:{server.server_port}/")
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def watch(site: Site) -> Watch:
+    return Watch(origin=site.url.rstrip("/"))
+
+
+@pytest.fixture
+def page(browser: Browser, watch: Watch) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.on("console", watch.on_console)
+    page.on("pageerror", lambda error: watch.page_errors.append(f"{error.name}: {error.message}"))
+    page.on("request", watch.on_request)
+    page.on("response", watch.on_response)
+    page.on("requestfailed", watch.on_failed)
+    yield page
+    try:
+        watch.check(page)
+    finally:
+        context.close()

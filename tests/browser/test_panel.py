@@ -1,0 +1,138 @@
+"""The panel end to end in Chromium: what a reader sees, found by role and name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import READY_TIMEOUT_MS, Site, Watch
+
+pytestmark = pytest.mark.browser
+
+RUNTIME = re.compile(r"/docs-panel/(runtime/|shell\.|worker\.|index\.|panel\.)")
+
+
+def open_panel(page: Page) -> None:
+    page.get_by_role("button", name="Ask the docs").click()
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+
+
+def ask(page: Page, question: str) -> None:
+    box = page.get_by_role("textbox", name="Ask a question")
+    box.fill(question)
+    box.press("Enter")
+
+
+def wait_ready(page: Page) -> None:
+    expect(page.get_by_role("progressbar", name="Loading the assistant")).to_have_count(
+        0, timeout=READY_TIMEOUT_MS
+    )
+
+
+def result_links(page: Page, turn: int = -1) -> list[str]:
+    results = page.get_by_role("list", name="Search results").nth(turn)
+    expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
+    return [str(link.get_attribute("href")) for link in results.get_by_role("link").all()]
+
+
+def test_launcher_shows_before_any_runtime_loads(page: Page, site: Site, watch: Watch) -> None:
+    """The launcher is drawn at once, and nothing of the runtimes is fetched until it is used."""
+    page.goto(site.url + "guides/retries.html")
+    expect(page.get_by_role("button", name="Ask the docs")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in watch.requests if RUNTIME.search(url)]
+    expect(page.get_by_role("region", name="Docs assistant")).to_have_count(0)
+
+
+def test_ask_before_ready_then_follow_a_result(page: Page, site: Site, watch: Watch) -> None:
+    """A question typed while the worker boots is answered once it is ready, with working links."""
+    page.goto(site.url)
+    open_panel(page)
+    expect(page.get_by_role("progressbar", name="Loading the assistant")).to_be_visible()
+    ask(page, "How do I retry a job that failed?")
+    links = result_links(page)
+    wait_ready(page)
+    assert links and all(link.startswith("/") for link in links)
+    assert any(link.startswith("/guides/retries.html") for link in links[:3]), links
+
+    # The composer stays usable for the next question.
+    ask(page, "webhook signature verification")
+    assert any("/api/webhooks.html" in link for link in result_links(page, turn=1)[:3])
+
+    first = page.get_by_role("list", name="Search results").first.get_by_role("link").first
+    href = str(first.get_attribute("href"))
+    first.click()
+    page.wait_for_url(site.url.rstrip("/") + href)
+    anchor = href.partition("#")[2]
+    if anchor:
+        expect(page.locator(f"[id='{anchor}']")).to_be_attached()
+    expect(page.get_by_role("heading").first).to_be_visible()
+    assert not [url for url in watch.requests if "cdn" in url or "jsdelivr" in url]
+
+
+def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:
+    """With the API scope picked, every result lies under /api/."""
+    page.goto(site.url)
+    open_panel(page)
+    wait_ready(page)
+    page.get_by_role("combobox", name="Search in").select_option(label="API")
+    ask(page, "How do I retry a job that failed?")
+    links = result_links(page)
+    assert links and all(link.startswith("/api/") for link in links), links
+
+
+def test_config_typo_logs_one_error_and_the_panel_works(
+    page: Page, site: Site, watch: Watch
+) -> None:
+    """A misspelt key gives exactly one console.error naming it; the panel still answers."""
+    watch.expect_console_error(r"^docsPanel\.gatee\b")
+    watch.expect_console_error(r"^docsPanel\.history\.max\b")
+    url = site.page_with_config("typo", '{chat: false, gatee: 0.5, history: {max: "lots"}}')
+    page.goto(url)
+    open_panel(page)
+    wait_ready(page)
+    ask(page, "install the command line tool")
+    assert result_links(page)
+    typo = [e for e in watch.console_errors if e.startswith("docsPanel.gatee")]
+    assert len(typo) == 1 and '"gate"' in typo[0], watch.console_errors
+    history = [e for e in watch.console_errors if e.startswith("docsPanel.history.max")]
+    assert len(history) == 1, watch.console_errors
+
+
+def test_close_and_reopen_keep_the_thread(page: Page, site: Site) -> None:
+    """Escape closes the panel and gives focus back; reopening shows the same thread."""
+    page.goto(site.url)
+    open_panel(page)
+    wait_ready(page)
+    ask(page, "rate limits")
+    result_links(page)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_hidden()
+    launcher = page.get_by_role("button", name="Ask the docs")
+    expect(launcher).to_be_focused()
+    launcher.click()
+    expect(page.get_by_role("list", name="Search results")).to_have_count(1)
+    page.get_by_role("button", name="New chat").click()
+    expect(page.get_by_role("list", name="Search results")).to_have_count(0)
+    expect(page.get_by_role("textbox", name="Ask a question")).to_be_focused()
+
+
+def test_a_python_exception_fails_the_test_with_its_traceback(
+    page: Page, site: Site, watch: Watch
+) -> None:
+    """The harness turns a Python error on the page into a failure that shows the traceback."""
+    site.add_page("/tests/boom.py", 'def explode():\n    raise ValueError("boom from Python")\n\nexplode()\n')
+    url = site.page_with_config("boom", "{}", body='<script type="mpy" src="/tests/boom.py"></script>')
+    page.goto(url)
+    open_panel(page)
+    expect(page.locator(".py-error")).to_have_count(1, timeout=READY_TIMEOUT_MS)
+    with pytest.raises(AssertionError) as failure:
+        watch.check(page)
+    assert "ValueError: boom from Python" in str(failure.value)
+    assert "explode" in str(failure.value)  # the traceback, not just the message
+    # This test expects the failure; leave the page clean for the fixture's own check.
+    page.evaluate("document.querySelectorAll('.py-error').forEach(e => e.remove())")
+    watch.page_errors.clear()
+    watch.console_errors.clear()
