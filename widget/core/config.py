@@ -1,0 +1,374 @@
+"""Read the page's ``window.docsPanel`` object into a typed, always-usable ``Config``.
+
+A site owner's typo must never take the panel down, so parsing never raises:
+each unknown key or unusable value becomes one message for ``console.error``,
+naming the key path and what was expected, and that key keeps its default while
+every other key keeps its good value. Messages show values as the site owner
+wrote them in JavaScript (``true``, ``null``, ``"high"``), not as Python reprs.
+
+    >>> parsed = parse_config({"gate": "high", "history": {"max": 50}})
+    >>> parsed.config.gate, parsed.config.history.max
+    (0.25, 50)
+    >>> print(*parsed.errors)
+    docsPanel.gate: expected a number from 0 to 1, got "high"; using the default 0.25
+    >>> parse_config({"gat": 0.5}).errors
+    ('docsPanel.gat: unknown key; did you mean "gate"?',)
+    >>> parse_config(config_to_json(parsed.config)).config == parsed.config
+    True
+    >>> parsed.config.storage_key("history")
+    'docs-panel.history'
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+FeedbackSend = Literal["all", "negative", "none"]
+
+# Bounds, in one place; the defaults are the field defaults of the dataclasses below.
+MAX_SCOPES: Final = 12
+HISTORY_MAX_RANGE: Final = (1, 200)
+HISTORY_MAX_BYTES_RANGE: Final = (16_384, 10_485_760)
+STORAGE_PREFIX_MAX_LENGTH: Final = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """One choice in the scope picker; ``prefix`` limits search to paths under it."""
+
+    id: str
+    label: str
+    prefix: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryConfig:
+    """What the panel may keep on the reader's device (DESIGN.md section 4)."""
+
+    enabled: bool = True
+    max: int = 20
+    max_bytes: int = 1_048_576
+    save_on_unload: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackConfig:
+    """Which votes are POSTed to ``feedback_endpoint``."""
+
+    send: FeedbackSend = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The panel's settings; attribute names are the snake_case of the JSON keys."""
+
+    chat: bool = True
+    endpoint: str = "/api/chat"
+    model: str = "docs-assistant"
+    gate: float = 0.25
+    scopes: tuple[Scope, ...] = ()
+    history: HistoryConfig = field(default_factory=HistoryConfig)
+    feedback_endpoint: str | None = None
+    feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    language: str = "auto"
+    storage_prefix: str = "docs-panel"
+
+    def storage_key(self, name: str) -> str:
+        """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
+        return f"{self.storage_prefix}.{name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedConfig:
+    """A usable config plus one message per problem found in the page's object."""
+
+    config: Config
+    errors: tuple[str, ...]
+
+
+DEFAULTS: Final = Config()
+
+_ROOT: Final = "docsPanel"
+_LANGUAGE_TAG: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+_STORAGE_PREFIX: Final = re.compile(rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}")
+_JS_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_SHOWN_LENGTH: Final = 80
+
+# A check turns a JSON value into its Python form, or returns _INVALID
+# (a sentinel, because None is a valid value for the nullable keys).
+_INVALID: Final = object()
+_Check = Callable[[object], object]
+# A parse also gets the key's path and the error list, so nested values
+# (history, feedback, scopes) can report problems inside themselves.
+_Parse = Callable[[object, str, list[str]], object]
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    expected: str
+    parse: _Parse
+
+
+def parse_config(raw: object) -> ParsedConfig:
+    """Parse the page's config; ``None`` (no ``window.docsPanel``) means all defaults."""
+    if raw is None:
+        return ParsedConfig(DEFAULTS, ())
+    if not isinstance(raw, dict):
+        message = f"{_ROOT}: expected an object, got {_show(raw)}; using the defaults"
+        return ParsedConfig(DEFAULTS, (message,))
+    errors: list[str] = []
+    values = _parse_keys(raw, _ROOT, _CONFIG_KEYS, errors, _default_of(DEFAULTS))
+    config = replace(DEFAULTS, **values)
+    return ParsedConfig(config, tuple(errors))
+
+
+def config_to_json(config: Config) -> dict[str, object]:
+    """The camelCase, plain-values form of ``config``; ``parse_config`` reads it back unchanged."""
+    return _fields_to_json(config, _CONFIG_KEYS)
+
+
+def resolve_language(config_language: str, html_lang: str | None) -> str:
+    """The UI language: the configured tag; for ``"auto"``, the page's ``<html lang>`` or "en"."""
+    if config_language != "auto":
+        return config_language
+    page_language = (html_lang or "").strip()
+    return page_language if _LANGUAGE_TAG.fullmatch(page_language) else "en"
+
+
+def _parse_keys(
+    raw: dict[Any, object],
+    path: str,
+    keys: Mapping[str, _Key],
+    errors: list[str],
+    fallback: Callable[[str], str],
+) -> dict[str, Any]:
+    """Good values by attribute name; one error per unknown key or unusable value."""
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        where = _path(path, key)
+        spec = keys.get(key)
+        if spec is None:
+            errors.append(_unknown_key(where, key, keys))
+            continue
+        parsed = spec.parse(value, where, errors)
+        if parsed is _INVALID:
+            errors.append(_expected(where, spec.expected, _show(value), fallback(_attr(key))))
+        else:
+            values[_attr(key)] = parsed
+    return values
+
+
+def _section(defaults: DataclassInstance, keys: Mapping[str, _Key]) -> _Parse:
+    """Parse a nested object key by key, each sub-key falling back on its own."""
+
+    def parse(value: object, where: str, errors: list[str]) -> object:
+        if not isinstance(value, dict):
+            return _INVALID
+        return replace(defaults, **_parse_keys(value, where, keys, errors, _default_of(defaults)))
+
+    return parse
+
+
+def _parse_scopes(value: object, where: str, errors: list[str]) -> object:
+    """Keep the good entries: a bad one is dropped with its own errors, not the whole list."""
+    if not isinstance(value, list) or len(value) > MAX_SCOPES:
+        return _INVALID
+    scopes: list[Scope] = []
+    for index, entry in enumerate(value):
+        scope = _parse_scope(entry, f"{where}[{index}]", {kept.id for kept in scopes}, errors)
+        if scope is not None:
+            scopes.append(scope)
+    return tuple(scopes)
+
+
+def _parse_scope(entry: object, where: str, taken: set[str], errors: list[str]) -> Scope | None:
+    drop = "dropping this scope"
+    if not isinstance(entry, dict):
+        errors.append(_expected(where, 'an object with "id" and "label"', _show(entry), drop))
+        return None
+    values = _parse_keys(entry, where, _SCOPE_KEYS, errors, lambda _name: drop)
+    usable = all(_attr(key) in values for key in entry if key in _SCOPE_KEYS)
+    for required in ("id", "label"):
+        if required not in entry:
+            expected = _SCOPE_KEYS[required].expected
+            errors.append(_expected(_path(where, required), expected, "nothing", drop))
+            usable = False
+    if values.get("id") in taken:
+        where_id = _path(where, "id")
+        errors.append(_expected(where_id, "an id no earlier scope uses", _show(values["id"]), drop))
+        usable = False
+    return Scope(**values) if usable else None
+
+
+def _expected(where: str, expected: str, got: str, fallback: str) -> str:
+    return f"{where}: expected {expected}, got {got}; {fallback}"
+
+
+def _default_of(defaults: DataclassInstance) -> Callable[[str], str]:
+    return lambda attr: f"using the default {_show(_to_json(getattr(defaults, attr)))}"
+
+
+def _unknown_key(where: str, key: object, keys: Mapping[str, _Key]) -> str:
+    # Fold case, "_" and "-" so snake_case and kebab-case spellings find their key.
+    folded = {_fold(known): known for known in keys}
+    if isinstance(key, str):
+        close = difflib.get_close_matches(_fold(key), folded, n=1)
+        if close:
+            return f'{where}: unknown key; did you mean "{folded[close[0]]}"?'
+    return f"{where}: unknown key; known keys are {', '.join(keys)}"
+
+
+def _fold(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def _path(parent: str, key: object) -> str:
+    """``parent.key`` as JavaScript would write it; ``parent["odd key"]`` otherwise."""
+    if isinstance(key, str) and _JS_IDENTIFIER.fullmatch(key):
+        return f"{parent}.{key}"
+    return f"{parent}[{_show(key)}]"
+
+
+def _attr(key: str) -> str:
+    """The dataclass attribute for a JSON key: ``maxBytes`` -> ``max_bytes``."""
+    return re.sub(r"[A-Z]", lambda match: "_" + match.group().lower(), key)
+
+
+def _show(value: object) -> str:
+    """A value as the site owner wrote it in JavaScript, cut short if long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON: a loader bug, still reportable
+        text = repr(value)
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 1] + "…"
+
+
+def _fields_to_json(value: object, keys: Mapping[str, _Key]) -> dict[str, object]:
+    return {key: _to_json(getattr(value, _attr(key))) for key in keys}
+
+
+def _to_json(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_to_json(item) for item in value]
+    keys = _KEYS_BY_TYPE.get(type(value))
+    return value if keys is None else _fields_to_json(value, keys)
+
+
+def _simple(expected: str, check: _Check) -> _Key:
+    return _Key(expected, lambda value, _where, _errors: check(value))
+
+
+def _boolean(value: object) -> object:
+    return value if isinstance(value, bool) else _INVALID
+
+
+def _non_blank(value: object) -> object:
+    return value if isinstance(value, str) and value.strip() else _INVALID
+
+
+def _fraction(value: object) -> object:
+    # NaN compares False with everything and infinities fall outside 0..1: the range rejects both.
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    return _INVALID
+
+
+def _whole_between(low: int, high: int) -> _Check:
+    def check(value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return _INVALID
+        if isinstance(value, float) and not value.is_integer():  # also NaN and infinities
+            return _INVALID
+        return int(value) if low <= value <= high else _INVALID
+
+    return check
+
+
+def _address(value: object) -> object:
+    """A same-site path ("/api/chat") or an absolute http(s) URL."""
+    # Browsers read "//host" and "/\\host" as another origin, so neither passes as a path.
+    if not isinstance(value, str) or not value.isprintable() or " " in value or "\\" in value:
+        return _INVALID
+    if value.startswith("/"):
+        return _INVALID if value.startswith("//") else value
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return _INVALID
+    return value if parts.scheme.lower() in ("http", "https") and parts.hostname else _INVALID
+
+
+def _nullable(check: _Check) -> _Check:
+    return lambda value: None if value is None else check(value)
+
+
+def _site_path(value: object) -> object:
+    return value if isinstance(value, str) and value.startswith("/") else _INVALID
+
+
+def _language(value: object) -> object:
+    if isinstance(value, str) and (value == "auto" or _LANGUAGE_TAG.fullmatch(value)):
+        return value
+    return _INVALID
+
+
+def _storage_prefix(value: object) -> object:
+    return value if isinstance(value, str) and _STORAGE_PREFIX.fullmatch(value) else _INVALID
+
+
+def _feedback_send(value: object) -> object:
+    return value if value in get_args(FeedbackSend) else _INVALID
+
+
+def _whole_number(bounds: tuple[int, int]) -> _Key:
+    return _simple(f"a whole number from {bounds[0]} to {bounds[1]}", _whole_between(*bounds))
+
+
+_ADDRESS: Final = 'a path starting with "/" or an http(s) URL'
+_TRUE_OR_FALSE: Final = _simple("true or false", _boolean)
+_NON_BLANK: Final = _simple("a non-blank string", _non_blank)
+
+_HISTORY_KEYS: Final = {
+    "enabled": _TRUE_OR_FALSE,
+    "max": _whole_number(HISTORY_MAX_RANGE),
+    "maxBytes": _whole_number(HISTORY_MAX_BYTES_RANGE),
+    "saveOnUnload": _TRUE_OR_FALSE,
+}
+_FEEDBACK_KEYS: Final = {
+    "send": _simple('"all", "negative" or "none"', _feedback_send),
+}
+_SCOPE_KEYS: Final = {
+    "id": _NON_BLANK,
+    "label": _NON_BLANK,
+    "prefix": _simple('null or a path starting with "/"', _nullable(_site_path)),
+}
+_CONFIG_KEYS: Final = {
+    "chat": _TRUE_OR_FALSE,
+    "endpoint": _simple(_ADDRESS, _address),
+    "model": _NON_BLANK,
+    "gate": _simple("a number from 0 to 1", _fraction),
+    "scopes": _Key(f"a list of at most {MAX_SCOPES} scopes", _parse_scopes),
+    "history": _Key("an object", _section(HistoryConfig(), _HISTORY_KEYS)),
+    "feedbackEndpoint": _simple(f"null or {_ADDRESS}", _nullable(_address)),
+    "feedback": _Key("an object", _section(FeedbackConfig(), _FEEDBACK_KEYS)),
+    "language": _simple('"auto" or a language tag such as "en" or "pt-BR"', _language),
+    "storagePrefix": _simple(
+        f'1 to {STORAGE_PREFIX_MAX_LENGTH} characters from A-Z, a-z, 0-9, ".", "_" and "-"',
+        _storage_prefix,
+    ),
+}
+_KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
+    Config: _CONFIG_KEYS,
+    HistoryConfig: _HISTORY_KEYS,
+    FeedbackConfig: _FEEDBACK_KEYS,
+    Scope: _SCOPE_KEYS,
+}
