@@ -146,7 +146,7 @@ class Panel:
             self.pending.append((question, scope, turn))
         else:
             asyncio.create_task(self.answer(question, scope, turn))
-        turn.scrollIntoView({"block": "end"})
+        self.thread.scrollTop = self.thread.scrollHeight
 
     # -- the worker ----------------------------------------------------------
 
@@ -191,6 +191,9 @@ class Panel:
                           "Something went wrong while searching. Please try again."))
             return
         self.show_results(turn, reply["results"])
+        # Show the answer from its question down, as a reader reads it (scrolling
+        # the thread only: scrollIntoView could move the host page too).
+        self.thread.scrollTop = turn.offsetTop - self.thread.offsetTop - 8
 
     def show_results(self, turn, results):
         if not results:

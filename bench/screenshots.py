@@ -1,0 +1,79 @@
+"""Screenshots of the panel's states, to look at as a reader would.
+
+    python3 bench/screenshots.py            # PNGs in bench/out/
+
+closed · loading · thread with results · scope picked · narrow (mobile) ·
+dark host page · config error shown in the console only.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from builder.cli import build_demo  # noqa: E402
+from builder.serve import make_server  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+
+
+def shoot(page: Page, name: str) -> None:
+    page.screenshot(path=str(OUT / f"{name}.png"))
+    print(OUT / f"{name}.png")
+
+
+def ask(page: Page, question: str) -> None:
+    page.get_by_role("textbox", name="Ask a question").fill(question)
+    page.get_by_role("textbox", name="Ask a question").press("Enter")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        build_demo(root)
+        server = make_server(root, port=0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(url + "guides/retries.html")
+            shoot(page, "1-closed")
+            page.get_by_role("button", name="Ask the docs").click()
+            page.get_by_role("progressbar", name="Loading the assistant").wait_for()
+            ask(page, "How do I retry a job that failed?")
+            shoot(page, "2-loading")
+            page.get_by_role("list", name="Search results").wait_for(timeout=120_000)
+            shoot(page, "3-thread")
+            page.get_by_role("combobox", name="Search in").select_option(label="API")
+            ask(page, "authentication tokens")
+            page.get_by_role("list", name="Search results").nth(1).wait_for()
+            shoot(page, "4-scoped")
+
+            for name, width, height, query in (
+                ("5-narrow", 390, 760, ""),
+                ("6-dark-host", 1280, 800, "?theme=dark"),
+            ):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(url + "getting-started/quickstart.html" + query)
+                if name == "6-dark-host":
+                    shoot(page, name + "-closed")
+                page.get_by_role("button", name="Ask the docs").click()
+                ask(page, "schedule a job every night")
+                page.get_by_role("list", name="Search results").wait_for(timeout=120_000)
+                shoot(page, name)
+            browser.close()
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
