@@ -134,7 +134,10 @@ def main() -> None:
         if PYTHON_DOCS.is_dir():
             print(f"Python docs index: {index_figures(PYTHON_DOCS, Path(tmp) / 'pydocs-panel')}")
         sizes = size_figures(demo_report.out)
-        print(f"bundle: {sizes['bundle_mib']:.1f} MiB raw; embed.js {sizes['embed_js_gzip_kib']:.2f} KiB gzipped")
+        print(
+            f"bundle: {sizes['bundle_mib']:.1f} MiB raw; "
+            f"embed.js {sizes['embed_js_gzip_kib']:.2f} KiB gzipped"
+        )
 
         url = serve(demo)
         with sync_playwright() as playwright:

@@ -38,7 +38,13 @@ PYODIDE_DIR = NODE_MODULES / "pyodide"
 # small entry modules (always loaded) and the zip reader for `files`. The rest
 # (codemirror, xterm, TOML, pyodide_graph) serve features the panel never uses.
 PYSCRIPT_DYNAMIC_CHUNKS = (
-    "deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal", "zip",
+    "deprecations-manager",
+    "donkey",
+    "error",
+    "py-editor",
+    "py-game",
+    "py-terminal",
+    "zip",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
 PYODIDE_FILES = (

@@ -90,7 +90,10 @@ def build_demo(dest: Path = DEMO_BUILD) -> BuildReport:
 def serve(host: str, port: int) -> None:
     print(build_demo().summary())
     server = make_server(DEMO_BUILD, host=host, port=port)
-    print(f"Serving the demo docs with the panel on http://{host}:{server.server_port}/ (Ctrl+C stops)")
+    print(
+        f"Serving the demo docs with the panel on http://{host}:{server.server_port}/"
+        " (Ctrl+C stops)"
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -197,7 +197,7 @@ def render_page(page: Page, sections: list[NavSection], *, product: str, head_sn
             f'<link rel="stylesheet" href="{root}site.css">',
             # An inline icon: the demo makes no request it does not need (no /favicon.ico 404).
             '<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22'
-            ' viewBox=%220 0 16 16%22%3E%3Ccircle cx=%228%22 cy=%228%22 r=%227%22'
+            " viewBox=%220 0 16 16%22%3E%3Ccircle cx=%228%22 cy=%228%22 r=%227%22"
             ' fill=%22%232f5bd3%22/%3E%3C/svg%3E">',
             head_snippet,
             "</head>",

@@ -123,8 +123,12 @@ def test_a_python_exception_fails_the_test_with_its_traceback(
     page: Page, site: Site, watch: Watch
 ) -> None:
     """The harness turns a Python error on the page into a failure that shows the traceback."""
-    site.add_page("/tests/boom.py", 'def explode():\n    raise ValueError("boom from Python")\n\nexplode()\n')
-    url = site.page_with_config("boom", "{}", body='<script type="mpy" src="/tests/boom.py"></script>')
+    site.add_page(
+        "/tests/boom.py", 'def explode():\n    raise ValueError("boom from Python")\n\nexplode()\n'
+    )
+    url = site.page_with_config(
+        "boom", "{}", body='<script type="mpy" src="/tests/boom.py"></script>'
+    )
     page.goto(url)
     open_panel(page)
     expect(page.locator(".py-error")).to_have_count(1, timeout=READY_TIMEOUT_MS)

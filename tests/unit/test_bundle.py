@@ -70,8 +70,13 @@ def test_only_used_pyscript_chunks_ship() -> None:
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
     """The worker gets widget.core, widget.worker and the pure-Python packages it imports."""
     names = zipfile.ZipFile(BytesIO(files[manifest(files)["workerZip"]])).namelist()
-    for module in ("widget/core/answers.py", "widget/worker/service.py",
-                   "markdown_it/__init__.py", "bleach/__init__.py", "webencodings/__init__.py"):
+    for module in (
+        "widget/core/answers.py",
+        "widget/worker/service.py",
+        "markdown_it/__init__.py",
+        "bleach/__init__.py",
+        "webencodings/__init__.py",
+    ):
         assert module in names
     assert not [n for n in names if "__pycache__" in n]
 
@@ -88,7 +93,9 @@ def test_hashed_name_and_zip_are_stable() -> None:
     assert hashed_name("panel.css", b"a") == hashed_name("panel.css", b"a")
     assert hashed_name("panel.css", b"a") != hashed_name("panel.css", b"b")
     assert hashed_name("panel.css", b"a").endswith(".css")
-    assert deterministic_zip([("b", b"2"), ("a", b"1")]) == deterministic_zip([("a", b"1"), ("b", b"2")])
+    assert deterministic_zip([("b", b"2"), ("a", b"1")]) == deterministic_zip(
+        [("a", b"1"), ("b", b"2")]
+    )
 
 
 def test_embed_js_is_small(files: dict[str, bytes]) -> None:

@@ -16,7 +16,10 @@ def test_replaces_previous_output_exactly(tmp_path: Path) -> None:
     publish({"old.js": b"1", "embed.js": b"a"}, out)
     publish({"embed.js": b"b", "runtime/x.mjs": b"c"}, out)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        MARKER, "embed.js", "runtime/x.mjs"]
+        MARKER,
+        "embed.js",
+        "runtime/x.mjs",
+    ]
     assert (out / "embed.js").read_bytes() == b"b"
 
 
@@ -35,6 +38,6 @@ def test_refuses_a_folder_it_did_not_write(tmp_path: Path) -> None:
     out = tmp_path / "docs"
     out.mkdir()
     (out / "index.html").write_text("mine")
-    with pytest.raises(ConfigError, match="not written by build.py"):
+    with pytest.raises(ConfigError, match=r"not written by build\.py"):
         publish({"embed.js": b"x"}, out)
     assert (out / "index.html").read_text() == "mine"

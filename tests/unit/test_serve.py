@@ -17,7 +17,9 @@ from builder.serve import IMMUTABLE, make_server
 @pytest.fixture
 def base(tmp_path: Path) -> Iterator[str]:
     (tmp_path / "docs-panel" / "runtime" / "pyodide-314.0.8").mkdir(parents=True)
-    (tmp_path / "docs-panel" / "runtime" / "pyodide-314.0.8" / "pyodide.asm.wasm").write_bytes(b"\0asm")
+    (tmp_path / "docs-panel" / "runtime" / "pyodide-314.0.8" / "pyodide.asm.wasm").write_bytes(
+        b"\0asm"
+    )
     (tmp_path / "docs-panel" / "embed.js").write_text("x" * 2000)
     (tmp_path / "docs-panel" / "embed.js.gz").write_bytes(gzip.compress(b"x" * 2000, mtime=0))
     (tmp_path / "docs-panel" / "panel.0123456789.css").write_text("a{}")
@@ -53,8 +55,10 @@ def test_precompressed_twin_and_revalidation(base: str) -> None:
     assert status == 200 and headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(body) == b"x" * 2000
     assert headers["Cache-Control"] == "no-cache"
-    again = get(base + "/docs-panel/embed.js", **{"Accept-Encoding": "gzip",
-                                                  "If-None-Match": headers["ETag"]})
+    again = get(
+        base + "/docs-panel/embed.js",
+        **{"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]},
+    )
     assert again[0] == 304
 
 

@@ -1,6 +1,6 @@
 """Building DOM nodes from MicroPython, in one call per element.
 
-    >>> button = h("button", {"type": "button", "aria-label": "Close"}, "×")
+    >>> button = h("button", {"type": "button", "aria-label": "Close"}, "Close")
 
 Text children become text nodes (never parsed as HTML), so anything that came
 from a reader or the docs index is safe to pass. ``icon`` is the one place that
@@ -34,9 +34,7 @@ def icon(name):
     span = document.createElement("span")
     span.innerHTML = (
         '<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor"'
-        ' stroke-width="2" stroke-linecap="round" stroke-linejoin="round">'
-        + ICONS[name]
-        + "</svg>"
+        ' stroke-width="2" stroke-linecap="round" stroke-linejoin="round">' + ICONS[name] + "</svg>"
     )
     return span.firstChild
 

@@ -31,6 +31,12 @@ class Panel:
         self.scopes = []
         self.pending = []
         self._proxies = []  # a dropped proxy stops firing: keep them all
+        self._tasks = set()  # likewise a running task, until it is done
+
+    def spawn(self, coroutine):
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def on(self, element, event, handler):
         proxy = create_proxy(handler)
@@ -47,30 +53,53 @@ class Panel:
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
-        asyncio.create_task(self.boot_worker())
+        self.spawn(self.boot_worker())
 
     def draw(self):
         self.title = h("h2", {"id": "dp-title"}, "Ask the docs")
-        new_chat = h("button", {"class": "icon", "type": "button", "aria-label": "New chat",
-                                "title": "New chat"}, icon("compose"))
-        close = h("button", {"class": "icon", "type": "button", "aria-label": "Close",
-                             "title": "Close"}, icon("close"))
-        self.progress = h("div", {"class": "progress", "role": "progressbar",
-                                  "aria-label": "Loading the assistant"})
+        new_chat = h(
+            "button",
+            {"class": "icon", "type": "button", "aria-label": "New chat", "title": "New chat"},
+            icon("compose"),
+        )
+        close = h(
+            "button",
+            {"class": "icon", "type": "button", "aria-label": "Close", "title": "Close"},
+            icon("close"),
+        )
+        self.progress = h(
+            "div",
+            {"class": "progress", "role": "progressbar", "aria-label": "Loading the assistant"},
+        )
         self.thread = h("div", {"class": "thread", "aria-live": "polite"})
         self.scope_row = h("label", {"class": "scope", "hidden": True}, "Search in")
         self.scope_select = h("select", {"aria-label": "Search in"})
         self.scope_row.append(self.scope_select)
-        self.input = h("textarea", {"rows": "1", "aria-label": "Ask a question",
-                                    "placeholder": "Ask a question…", "enterkeyhint": "send"})
+        self.input = h(
+            "textarea",
+            {
+                "rows": "1",
+                "aria-label": "Ask a question",
+                "placeholder": "Ask a question…",
+                "enterkeyhint": "send",
+            },
+        )
         self.send = h("button", {"class": "send", "type": "submit"}, "Send")
-        form = h("form", {"class": "composer"}, self.scope_row,
-                 h("div", {"class": "row"}, self.input, self.send),
-                 h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."))
-        self.panel = h("section", {"class": "panel", "role": "region",
-                                   "aria-label": "Docs assistant", "hidden": True},
-                       h("div", {"class": "header"}, self.title, new_chat, close),
-                       self.progress, self.thread, form)
+        form = h(
+            "form",
+            {"class": "composer"},
+            self.scope_row,
+            h("div", {"class": "row"}, self.input, self.send),
+            h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
+        )
+        self.panel = h(
+            "section",
+            {"class": "panel", "role": "region", "aria-label": "Docs assistant", "hidden": True},
+            h("div", {"class": "header"}, self.title, new_chat, close),
+            self.progress,
+            self.thread,
+            form,
+        )
         self.root.append(self.panel)
         self.show_empty()
 
@@ -82,9 +111,14 @@ class Panel:
         self.on(self.panel, "keydown", self.on_panel_key)
 
     def show_empty(self):
-        self.thread.append(h("div", {"class": "empty"},
-                             h("strong", None, "Ask about these docs"),
-                             "Answers link to the sections they come from."))
+        self.thread.append(
+            h(
+                "div",
+                {"class": "empty"},
+                h("strong", None, "Ask about these docs"),
+                "Answers link to the sections they come from.",
+            )
+        )
 
     def fit_input(self):
         self.input.style.height = "auto"
@@ -142,10 +176,12 @@ class Panel:
         self.thread.append(turn)
         scope = self.scope_select.value if self.scopes else ""
         if self.worker is None:
-            turn.append(h("p", {"class": "note"}, "The assistant is loading; your question is next."))
+            turn.append(
+                h("p", {"class": "note"}, "The assistant is loading; your question is next.")
+            )
             self.pending.append((question, scope, turn))
         else:
-            asyncio.create_task(self.answer(question, scope, turn))
+            self.spawn(self.answer(question, scope, turn))
         self.thread.scrollTop = self.thread.scrollHeight
 
     # -- the worker ----------------------------------------------------------
@@ -187,8 +223,13 @@ class Panel:
             reply = json.loads(await self.worker.ask(question, scope))
         except Exception as err:
             window.console.error("docs-panel: search failed", str(err))
-            turn.append(h("p", {"class": "note error", "role": "alert"},
-                          "Something went wrong while searching. Please try again."))
+            turn.append(
+                h(
+                    "p",
+                    {"class": "note error", "role": "alert"},
+                    "Something went wrong while searching. Please try again.",
+                )
+            )
             return
         self.show_results(turn, reply["results"])
         # Show the answer from its question down, as a reader reads it (scrolling
@@ -197,14 +238,20 @@ class Panel:
 
     def show_results(self, turn, results):
         if not results:
-            turn.append(h("p", {"class": "note"},
-                          "No section of the docs matches that. Try other words."))
+            turn.append(
+                h("p", {"class": "note"}, "No section of the docs matches that. Try other words.")
+            )
             return
         turn.append(h("p", {"class": "note"}, "The best-matching sections of the docs:"))
         items = h("ol", {"class": "results", "aria-label": "Search results"})
         for result in results:
-            items.append(h("li", None,
-                           h("a", {"href": result["address"]}, result["title"]),
-                           h("span", {"class": "page"}, result["page"]) if result["page"] else None,
-                           h("p", {"class": "snippet"}, result["snippet"])))
+            items.append(
+                h(
+                    "li",
+                    None,
+                    h("a", {"href": result["address"]}, result["title"]),
+                    h("span", {"class": "page"}, result["page"]) if result["page"] else None,
+                    h("p", {"class": "snippet"}, result["snippet"]),
+                )
+            )
         turn.append(items)

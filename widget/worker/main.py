@@ -6,6 +6,7 @@ dependencies). What the shell may call is listed in ``__export__``; every call
 returns a promise there.
 """
 
-from widget.worker.service import ask, start
+# PyScript looks the exported names up in this module's globals.
+from widget.worker.service import ask, start  # noqa: F401
 
 __export__ = ["ask", "start"]

@@ -39,8 +39,13 @@ async def start(config_json: str, html_lang: str, index_url: str) -> str:
     parsed = parse_config(json.loads(config_json))
     _state.config = parsed.config
     _state.index = load_index(await _fetch_json(index_url))
-    return json.dumps({"config": config_to_json(parsed.config), "errors": list(parsed.errors),
-                       "indexVersion": _state.index.version})
+    return json.dumps(
+        {
+            "config": config_to_json(parsed.config),
+            "errors": list(parsed.errors),
+            "indexVersion": _state.index.version,
+        }
+    )
 
 
 async def ask(question: str, scope_id: str) -> str:
