@@ -1,0 +1,129 @@
+"""Extraction of built docs (Sphinx, MkDocs, plain HTML, Markdown) into sections."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from builder.extract import extract_sections, extract_site
+from widget.core.errors import DocsIndexError
+
+SITES = Path(__file__).parent.parent / "fixtures" / "sites"
+EXPECTED = json.loads((SITES / "expected_sections.json").read_text(encoding="utf-8"))
+
+
+def _rows(root: Path) -> list[list[object]]:
+    return [
+        [s.address, s.page_title, s.title, list(s.breadcrumb), s.text] for s in extract_site(root)
+    ]
+
+
+@pytest.mark.parametrize("site", sorted(EXPECTED))
+def test_fixture_sites_give_the_expected_sections(site: str) -> None:
+    """Each sample site splits into exactly the recorded sections, in order."""
+    assert _rows(SITES / site) == EXPECTED[site]
+
+
+def test_anchors_come_from_heading_section_or_inner_anchor() -> None:
+    """Anchors: the heading's id, Sphinx's <section id>, an <a name> in the heading."""
+    addresses = {row[0] for rows in EXPECTED.values() for row in rows}
+    assert "/index.html#quick-start" in addresses  # MkDocs: id on the heading
+    assert "/library/json.html#basic-usage" in addresses  # Sphinx: id on <section>
+    assert "/about.htm#history" in addresses  # plain: <a name> inside the heading
+    assert "/library/json.html#json.dumps" in addresses  # Sphinx API entry with permalink
+
+
+def test_page_top_is_the_bare_path_and_keeps_text_before_the_first_heading() -> None:
+    """The first section has no anchor and starts with the text above the first heading."""
+    top = extract_sections("/a.html", "<p>Lead.</p><h1 id='t'>Title</h1><p>Body.</p>")[0]
+    assert (top.address, top.title, top.text) == ("/a.html", "Title", "Lead.\nBody.")
+
+
+@pytest.mark.parametrize(
+    "chrome",
+    ["Navigation", "Table of Contents", "Footer", "Copyright", "¶", "doctools", "Demo home",
+     "Edit", "Last update", "Next: Guide", "Contact", "Other page", "color: black", "Home"],
+)  # fmt: skip
+def test_navigation_and_chrome_are_not_indexed(chrome: str) -> None:
+    """Nav, sidebars, headers, footers, scripts, styles, permalinks and toctrees stay out."""
+    for rows in EXPECTED.values():
+        for address, page_title, title, breadcrumb, text in rows:
+            assert chrome not in f"{page_title} {title} {breadcrumb} {text}", address
+
+
+def test_code_blocks_are_kept() -> None:
+    """Readers search for function names, so code stays in the text."""
+    texts = " ".join(row[4] for row in EXPECTED["sphinx"])
+    assert ">>> json.dumps([1])" in texts
+    assert "pip install demo\ndemo --version" in " ".join(row[4] for row in EXPECTED["mkdocs"])
+
+
+def test_markdown_pages_are_addressed_as_html_and_html_wins() -> None:
+    """a/b.md is /a/b.html; a built index.html beats index.md; hidden folders are skipped."""
+    addresses = [row[0] for row in EXPECTED["markdown"]]
+    assert "/guide/usage.html#options" in addresses
+    assert tuple(EXPECTED["markdown"][-1][:2]) == ("/index.html", "Also index")
+    assert not any("secret" in address for address in addresses)
+
+
+def test_generated_and_asset_pages_are_skipped() -> None:
+    """genindex, search, py-modindex and Sphinx's _static/_sources are not content."""
+    pages = {row[0].partition("#")[0] for row in EXPECTED["sphinx"]}
+    assert pages == {"/index.html", "/library/json.html"}
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "<h2 id='x'>",
+        "</div></p></h1>stray end tags",
+        "<div>" * 5000 + "deep" + "</span>" * 10,
+        "<h1>Title<script>never closed",
+        "<p>text <h2 id='a'>A<h2 id='a'>again</h2><table><td>cell",
+        "<![CDATA[x]]><!-- unclosed comment",
+    ],
+)
+def test_broken_html_never_crashes(html: str) -> None:
+    """Any markup gives at least the page-top section and no exception."""
+    sections = extract_sections("/broken.html", html)
+    assert sections[0].address == "/broken.html"
+
+
+def test_no_pages_is_a_clear_error(tmp_path: Path) -> None:
+    """A folder without content pages names itself and what was expected."""
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "x.html").write_text("<h1>asset</h1>")
+    with pytest.raises(DocsIndexError, match=r"no pages found under .*\.md"):
+        extract_site(tmp_path)
+
+
+def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    """A path that is not a folder is reported as such."""
+    with pytest.raises(DocsIndexError, match="is not a folder"):
+        extract_site(tmp_path / "nope")
+
+
+def test_undecodable_page_names_the_file(tmp_path: Path) -> None:
+    """A page that is neither UTF-8 nor its declared charset names the file."""
+    (tmp_path / "bad.html").write_bytes(b"<h1>caf\xe9 \xff</h1>")
+    with pytest.raises(DocsIndexError, match=r"bad\.html.*UTF-8"):
+        extract_site(tmp_path)
+
+
+def test_declared_charset_is_honoured(tmp_path: Path) -> None:
+    """A legacy page decodes with the charset its <meta> declares."""
+    (tmp_path / "old.html").write_bytes(b'<meta charset="latin-1"><h1>Caf\xe9</h1>')
+    assert extract_site(tmp_path)[0].title == "Café"
+
+
+def test_output_folder_is_excluded_and_order_is_deterministic(tmp_path: Path) -> None:
+    """The panel's own output is not indexed; pages come in sorted path order."""
+    for name in ("b.html", "a/z.html", "a.html", "docs-panel/panel.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(f"<h1>{name}</h1>")
+    first = extract_site(tmp_path, exclude=tmp_path / "docs-panel")
+    assert [s.address for s in first] == ["/a.html", "/a/z.html", "/b.html"]
+    assert extract_site(tmp_path, exclude=tmp_path / "docs-panel") == first

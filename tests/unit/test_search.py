@@ -1,0 +1,166 @@
+"""The docs index: build, load, search, lookup, versions and malformed payloads."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
+from widget.core.errors import DocsIndexError
+
+SITES = Path(__file__).parent.parent / "fixtures" / "sites"
+SECTIONS = [
+    Section(address, page_title, title, text, tuple(breadcrumb))
+    for address, page_title, title, breadcrumb, text in json.loads(
+        (SITES / "search_sections.json").read_text(encoding="utf-8")
+    )
+]
+INDEX = load_index(json.loads(json.dumps(build_index(SECTIONS))))
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    """(description, query, expected first address) blocks, markdown-it-py style."""
+    blocks = (SITES / "search_cases.txt").read_text(encoding="utf-8").strip().split("\n\n")
+    cases = []
+    for block in blocks:
+        description, query, expected = block.removesuffix("\n.").split("\n.\n")
+        cases.append((description, query, expected))
+    return cases
+
+
+@pytest.mark.parametrize(("description", "query", "expected"), _cases())
+def test_ranking_fixture_cases(description: str, query: str, expected: str) -> None:
+    """Each fixture query ranks its expected section first."""
+    hits = INDEX.search(query)
+    assert hits, description
+    assert hits[0].section.address == expected, description
+
+
+def test_prefix_keeps_only_that_scope() -> None:
+    """A scope prefix filters results by address."""
+    hits = INDEX.search("request", prefix="/api/")
+    assert hits
+    assert all(hit.section.address.startswith("/api/") for hit in hits)
+    assert any(not hit.section.address.startswith("/api/") for hit in INDEX.search("request"))
+
+
+def test_scores_are_normalized_and_the_best_comes_first() -> None:
+    """Scores lie in [0, 1]; the first hit has the best score (the one the gate reads)."""
+    for query in ("json", "os.path.join", "decoder json text", "request timeout seconds"):
+        scores = [hit.score for hit in INDEX.search(query)]
+        assert scores
+        assert all(0.0 <= score <= 1.0 for score in scores)
+        assert scores[0] == max(scores)
+
+
+def test_words_the_docs_never_use_lower_the_score() -> None:
+    """The score is relative to the whole question, so unknown words pull it down."""
+    alone = INDEX.search("decoder")[0].score
+    diluted = INDEX.search("decoder kubernetes ingress")[0].score
+    assert diluted < alone / 2
+
+
+@pytest.mark.parametrize("query", ["", "   ", "how do I do it", "?!"])
+def test_empty_or_stopword_queries_find_nothing(query: str) -> None:
+    """Nothing to search for gives no results."""
+    assert INDEX.search(query) == []
+
+
+def test_limit_and_one_section_per_page_first() -> None:
+    """`limit` caps the list; a page's second section comes after other pages' best."""
+    hits = INDEX.search("json decoder", limit=3)
+    assert len(hits) == 3
+    pages = [hit.section.page for hit in hits]
+    assert pages[:2] == list(dict.fromkeys(pages))[:2]
+    assert len(set(pages[:2])) == 2
+
+
+def test_snippet_is_short_plain_text_around_the_match() -> None:
+    """The snippet shows the matched words, is at most ~200 characters, marks cuts."""
+    text = "Filler words here. " * 30 + "The retry budget is small. " + "More filler. " * 30
+    index = load_index(build_index([Section("/p.html", "P", "P", text)]))
+    snippet = index.search("retry budget")[0].snippet
+    assert "retry budget" in snippet
+    assert len(snippet) <= 202
+    assert snippet.startswith("…")
+    assert snippet.endswith("…")
+
+
+def test_lookup_and_has_page() -> None:
+    """Sections are found by exact address; pages by path without anchor."""
+    section = INDEX.lookup("/lib/json.html#decoders")
+    assert section == SECTIONS[1]
+    assert INDEX.lookup("/lib/json.html#nope") is None
+    assert INDEX.has_page("/lib/json.html")
+    assert not INDEX.has_page("/lib/json.html#decoders")
+    assert not INDEX.has_page("/missing.html")
+
+
+def test_payload_round_trips_through_json() -> None:
+    """Every section comes back equal after build -> JSON -> load."""
+    payload = build_index(SECTIONS)
+    assert payload["format"] == 1
+    loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
+    assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
+    assert loaded.version == payload["version"]
+    assert len(loaded) == len(SECTIONS)
+
+
+def test_long_text_is_capped_but_fully_searchable() -> None:
+    """Stored text is capped; a word past the cap is still found."""
+    text = "alpha " * (TEXT_LIMIT // 3) + "zebra"
+    index = load_index(build_index([Section("/long.html", "Long", "Long", text)]))
+    assert len(index.lookup("/long.html").text) <= TEXT_LIMIT + 2  # type: ignore[union-attr]
+    assert index.search("zebra")[0].section.address == "/long.html"
+
+
+def test_version_is_stable_and_tracks_content() -> None:
+    """Same input gives the same bytes; one changed word changes the version."""
+    first = json.dumps(build_index(SECTIONS), ensure_ascii=False)
+    assert json.dumps(build_index(SECTIONS), ensure_ascii=False) == first
+    last = replace(SECTIONS[-1], text=SECTIONS[-1].text.replace("first", "second"))
+    changed = [*SECTIONS[:-1], last]
+    assert build_index(changed)["version"] != build_index(SECTIONS)["version"]
+
+
+def _broken(path: tuple[object, ...], value: object) -> dict[str, object]:
+    payload = copy.deepcopy(build_index(SECTIONS))
+    target: object = payload
+    for key in path[:-1]:
+        target = target[key]  # type: ignore[index]
+    target[path[-1]] = value  # type: ignore[index]
+    return payload
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ([], "JSON object"),
+        ({"format": 2}, "format 2"),
+        (_broken(("version",), ""), "no version"),
+        (_broken(("pages",), {"a": 1}), "'pages'"),
+        (_broken(("pages", 0), ["/p.html", "P"]), "'pages'"),
+        (_broken(("sections", 0), [0, "", "T"]), "'sections'"),
+        (_broken(("sections", 0, 0), 999), "'sections'"),
+        (_broken(("sections", 0, 7), -1), "'sections'"),
+        (_broken(("terms",), ["json"]), "'terms'"),
+        (_broken(("terms", "json"), 5), "'terms'"),
+    ],
+)
+def test_malformed_payloads_are_rejected_on_load(payload: object, message: str) -> None:
+    """Each kind of damage gives a DocsIndexError that says what is wrong."""
+    with pytest.raises(DocsIndexError, match=message):
+        load_index(payload)
+
+
+@pytest.mark.parametrize(("postings", "message"), [("1 x", "corrupt"), ("3", "corrupt"),
+                                                    ("9999 8", "past the sections")])  # fmt: skip
+def test_corrupt_postings_fail_on_search(postings: str, message: str) -> None:
+    """Postings are decoded lazily; damage is reported when a query reaches it."""
+    index = load_index(_broken(("terms", "json"), postings))
+    with pytest.raises(DocsIndexError, match=message):
+        index.search("json")

@@ -1,0 +1,161 @@
+"""Words to index terms: one tokenizer for the docs index and for readers' questions.
+
+Both sides must agree exactly, so both call :func:`terms`. A word is lower-cased,
+checked against a short stopword list and reduced by the Porter stemmer, so
+"Reading files" and "read a file" meet on ``read`` and ``file``.
+
+Identifiers are indexed whole *and* in parts, because readers type both
+``json.dumps`` and "json dumps": a dotted name also gives its dotted prefixes,
+and ``snake_case`` / ``CamelCase`` give their words. Whole identifiers are not
+stemmed, so an exact name outranks its parts appearing apart::
+
+    >>> terms("Reading files with os.path.join")
+    ['read', 'file', 'with', 'os.path.join', 'os.path', 'os', 'path', 'join']
+    >>> terms("JSONDecoder.__init__")
+    ['jsondecoder.__init__', 'jsondecoder', 'json', 'decoder', 'init']
+    >>> terms("How do I get the URLs?")
+    ['get', 'url']
+    >>> terms("f-strings and python -m")
+    ['f-string', 'string', 'and', 'python', '-m']
+
+Python keywords (``with``, ``is``, ``not``…) are deliberately not stopwords:
+readers ask about them, and BM25's idf already gives common words little weight.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: A word, a dotted name (``os.path.join``, ``3.11``), a hyphenated compound
+#: (``f-strings``) or a command-line option (``-m``, ``--user``).
+WORD = re.compile(r"(?<![\w-])--?[^\W\d_][\w-]*|\w+(?:[.-]\w+)*")
+
+# A word list reads best as words, hence the noqa: SIM905.
+STOPWORDS = frozenset(
+    """a about above after again all also am an any are at be been before being both
+    but by can could did do does doing down during each etc few further had has
+    have having he her here hers him his how i i.e e.g into it its itself just
+    me more most my myself no nor of off on once only other our ours out over
+    own same she should so some such than that the their theirs them then there
+    these they this those through to too under until up very was we were what
+    when where which who whom why will would you your yours""".split()  # noqa: SIM905
+)
+
+_PART = re.compile(r"[^\W_]+")
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+# Split CamelCase only where it is unambiguous ("getItem", "JSONDecoder"), not
+# plurals of acronyms ("URLs", "IDs").
+_CAMEL_HINT = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]{2}")
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def terms(text: str) -> list[str]:
+    """Every index term of ``text``, in order and with repeats (for term counts)."""
+    return [term for match in WORD.finditer(text) for term in word_terms(match.group())]
+
+
+@lru_cache(maxsize=65536)
+def word_terms(word: str) -> tuple[str, ...]:
+    """Index terms of one :data:`WORD` match (cached: docs repeat their words)."""
+    whole = word.lower()
+    parts = _parts(word)
+    if whole in STOPWORDS or (len(parts) == 1 and parts[0].lower() == whole):
+        return _word_term(whole)
+    if "." in whole or not _COMPOUND.fullmatch(whole):
+        pieces = whole.split(".")
+        out = [".".join(pieces[:n]) for n in range(len(pieces), 0, -1)]
+    else:  # a compound's words are stemmed, so "f-strings" meets "f-string"
+        out = ["-".join(stem(piece) for piece in whole.split("-"))]
+    for part in parts:
+        out += _word_term(part.lower())
+    return tuple(dict.fromkeys(term for term in out if len(term) > 1))
+
+
+def _parts(word: str) -> list[str]:
+    """The words inside an identifier: split at dots, underscores and CamelCase."""
+    parts: list[str] = []
+    for piece in _PART.findall(word):
+        parts += _CAMEL_PART.findall(piece) if _CAMEL_HINT.search(piece) else [piece]
+    return parts
+
+
+def _word_term(word: str) -> tuple[str, ...]:
+    if len(word) < 2 or word in STOPWORDS:
+        return ()
+    return (stem(word) if word.isalpha() else word,)
+
+
+# --- The Porter stemmer (M. F. Porter, 1980), the classic algorithm as published.
+
+
+def _consonant(word: str, i: int) -> bool:
+    char = word[i]
+    if char in "aeiou":
+        return False
+    if char == "y":
+        return i == 0 or not _consonant(word, i - 1)
+    return True
+
+
+def _measure(stem: str) -> int:
+    """Porter's m: the number of vowel-consonant runs in ``stem``."""
+    shape = "".join("c" if _consonant(stem, i) else "v" for i in range(len(stem)))
+    return re.sub(r"(.)\1+", r"\1", shape).count("vc")
+
+
+def _has_vowel(stem: str) -> bool:
+    return any(not _consonant(stem, i) for i in range(len(stem)))
+
+
+def _double_consonant(word: str) -> bool:
+    return len(word) > 1 and word[-1] == word[-2] and _consonant(word, len(word) - 1)
+
+
+def _cvc(word: str) -> bool:
+    """Ends consonant-vowel-consonant, the last not w, x or y ("hop", not "snow")."""
+    return (
+        len(word) > 2
+        and _consonant(word, len(word) - 3)
+        and not _consonant(word, len(word) - 2)
+        and _consonant(word, len(word) - 1)
+        and word[-1] not in "wxy"
+    )
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Porter stem of a lower-case word: ``stem("running") == "run"``."""
+    if len(word) <= 2:
+        return word
+    # Step 1a: plurals.
+    if word.endswith("sses") or word.endswith("ies"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    # Step 1b: -ed, -ing.
+    if word.endswith("eed"):
+        if _measure(word[:-3]) > 0:
+            word = word[:-1]
+    else:
+        for suffix in ("ed", "ing"):
+            if word.endswith(suffix) and _has_vowel(word[: -len(suffix)]):
+                word = word[: -len(suffix)]
+                if word.endswith(("at", "bl", "iz")):
+                    word += "e"
+                elif _double_consonant(word) and word[-1] not in "lsz":
+                    word = word[:-1]
+                elif _measure(word) == 1 and _cvc(word):
+                    word += "e"
+                break
+    # Step 1c: y -> i.
+    if word.endswith("y") and _has_vowel(word[:-1]):
+        word = word[:-1] + "i"
+    # Step 5: a final -e, a final double l.
+    if word.endswith("e"):
+        measure = _measure(word[:-1])
+        if measure > 1 or (measure == 1 and not _cvc(word[:-1])):
+            word = word[:-1]
+    if word.endswith("ll") and _measure(word) > 1:
+        word = word[:-1]
+    return word
