@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Error,
+    Page,
+    Request,
+    Response,
+    sync_playwright,
+)
 
 from builder.cli import build_demo
 from builder.serve import make_server
@@ -31,8 +40,6 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
-# Pyodide's cold boot takes ~5 s here, more while the other core is busy.
-READY_TIMEOUT_MS = 60_000
 # Console noise that is not ours: PyScript's notice that workers cannot reach the DOM
 # without SharedArrayBuffer (the design does not need it).
 IGNORED_CONSOLE = re.compile(r"SharedArrayBuffer")
@@ -75,6 +82,9 @@ class Watch:
         if message.type == "error" and not IGNORED_CONSOLE.search(message.text):
             self.console_errors.append(message.text)
 
+    def on_page_error(self, error: Error) -> None:
+        self.page_errors.append(f"{error.name}: {error.message}")
+
     def on_request(self, request: Request) -> None:
         self.requests.append(request.url)
         if not request.url.startswith((self.origin, "blob:", "data:")):
@@ -86,6 +96,13 @@ class Watch:
 
     def on_failed(self, request: Request) -> None:
         self.bad_requests.append(f"failed: {request.url} ({request.failure})")
+
+    def attach(self, page: Page) -> None:
+        page.on("console", self.on_console)
+        page.on("pageerror", self.on_page_error)
+        page.on("request", self.on_request)
+        page.on("response", self.on_response)
+        page.on("requestfailed", self.on_failed)
 
     def expect_console_error(self, pattern: str) -> None:
         self.expected_errors.append(re.compile(pattern))
@@ -140,17 +157,19 @@ def watch(site: Site) -> Watch:
 
 
 @pytest.fixture
-def page(browser: Browser, watch: Watch) -> Iterator[Page]:
+def context(browser: Browser, watch: Watch) -> Iterator[BrowserContext]:
+    """A fresh profile (empty storage and cache) whose every page is watched."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.on("console", watch.on_console)
-    page.on("pageerror", lambda error: watch.page_errors.append(f"{error.name}: {error.message}"))
-    page.on("request", watch.on_request)
-    page.on("response", watch.on_response)
-    page.on("requestfailed", watch.on_failed)
-    yield page
+    context.set_default_timeout(15_000)
+    context.on("page", watch.attach)
+    yield context
     try:
-        watch.check(page)
+        for page in context.pages:
+            watch.check(page)
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()

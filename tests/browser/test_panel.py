@@ -7,34 +7,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import READY_TIMEOUT_MS, Site, Watch
+from tests.browser.conftest import Site, Watch
+from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, result_links, wait_ready
 
 pytestmark = pytest.mark.browser
 
 RUNTIME = re.compile(r"/docs-panel/(runtime/|shell\.|worker\.|index\.|panel\.)")
-
-
-def open_panel(page: Page) -> None:
-    page.get_by_role("button", name="Ask the docs").click()
-    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
-
-
-def ask(page: Page, question: str) -> None:
-    box = page.get_by_role("textbox", name="Ask a question")
-    box.fill(question)
-    box.press("Enter")
-
-
-def wait_ready(page: Page) -> None:
-    expect(page.get_by_role("progressbar", name="Loading the assistant")).to_have_count(
-        0, timeout=READY_TIMEOUT_MS
-    )
-
-
-def result_links(page: Page, turn: int = -1) -> list[str]:
-    results = page.get_by_role("list", name="Search results").nth(turn)
-    expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
-    return [str(link.get_attribute("href")) for link in results.get_by_role("link").all()]
 
 
 def test_launcher_shows_before_any_runtime_loads(page: Page, site: Site, watch: Watch) -> None:

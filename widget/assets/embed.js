@@ -46,7 +46,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   });
 
   let booting = null;
+  const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
+    await bodyReady();
     const css = d.createElement("link");
     css.rel = "stylesheet";
     css.href = bridge.urls.css;
@@ -75,7 +77,17 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     boot();
   });
 
-  const mount = () => d.body.append(host);
-  if (d.body) mount();
-  else d.addEventListener("DOMContentLoaded", mount);
+  // This tab's earlier page left a conversation (or a draft): bring it back now.
+  // Only a page that has *left* counts; a tab opened from a live one starts fresh.
+  try {
+    const cfg = w.docsPanel || {};
+    const prefix = typeof cfg.storagePrefix === "string" ? cfg.storagePrefix : "docs-panel";
+    const s = JSON.parse(sessionStorage.getItem(prefix + ".conversation"));
+    if (s && s.left === true && (s.id || sessionStorage.getItem(prefix + ".composer.draft"))) {
+      bridge.openOnReady = s.open === true;
+      boot();
+    }
+  } catch (e) {} // no storage, or garbage in it: nothing to restore
+
+  (async () => { await bodyReady(); d.body.append(host); })();
 })();

@@ -1,25 +1,30 @@
-"""The panel on the page: DOM, events, and calls to the worker (MicroPython).
+"""The panel on the page: DOM, events, storage, and calls to the worker (MicroPython).
 
 The shell decides nothing that needs a test of its own. It draws the panel in
 the Shadow DOM embed.js made, starts the Pyodide worker once the panel is on
-screen, and shows what the worker returns::
+screen, passes stored strings to the worker and writes back what it returns::
 
     panel = Panel()
     panel.start()          # draw, open if the reader clicked, boot the worker
 
 Questions sent while the worker boots wait in ``pending`` and are answered as
-soon as it is ready; nothing unredacted is stored meanwhile (nothing is stored).
+soon as it is ready; nothing is stored before then (nothing unredacted, ever).
 """
 
 import asyncio
+import io
 import json
+import sys
 
+import js
 from pyscript import create_named_worker, window
-from pyscript.ffi import create_proxy
+from pyscript.ffi import create_proxy, to_js
 
 from shell.dom import clear, h, icon
+from shell.storage import Store, locked
 
 WORKER_NAME = "docs-panel-worker"
+DRAFT_DELAY_S = 0.4
 
 
 class Panel:
@@ -27,21 +32,37 @@ class Panel:
         self.bridge = window.__docsPanel
         self.root = self.bridge.root
         self.launcher = self.bridge.launcher
+        self.local = Store("localStorage")
+        self.tab = Store("sessionStorage")
         self.worker = None
+        self.keys = {}
+        self.lock_name = None
+        self.record = False
+        self.session = None  # this tab's value for the "conversation" key, from the worker
         self.scopes = []
         self.pending = []
+        self.rtf = None
+        self._draft_task = None
         self._proxies = []  # a dropped proxy stops firing: keep them all
-        self._tasks = set()  # likewise a running task, until it is done
-
-    def spawn(self, coroutine):
-        task = asyncio.create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def on(self, element, event, handler):
         proxy = create_proxy(handler)
         self._proxies.append(proxy)
         element.addEventListener(event, proxy)
+
+    def spawn(self, coroutine):
+        """Run ``coroutine`` as a task whose failure is reported, never lost."""
+        return asyncio.create_task(self._reported(coroutine))
+
+    async def _reported(self, coroutine):
+        try:
+            await coroutine
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            trace = io.StringIO()
+            sys.print_exception(err, trace)
+            window.console.error("docs-panel: " + trace.getvalue())
 
     # -- drawing -----------------------------------------------------------
 
@@ -53,23 +74,44 @@ class Panel:
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
+        # The real window object: pyscript's `window` proxy cannot be the `this`
+        # of addEventListener ("Illegal invocation").
+        page = js.globalThis
+        self.on(page, "pagehide", self.on_pagehide)
+        self.on(page, "pageshow", self.on_pageshow)
+        self.on(page, "storage", self.on_storage)
         self.spawn(self.boot_worker())
 
+    def button(self, label, name, handler, css="icon"):
+        element = h(
+            "button",
+            {"class": css, "type": "button", "aria-label": label, "title": label},
+            icon(name),
+        )
+        self.on(element, "click", handler)
+        return element
+
     def draw(self):
-        self.title = h("h2", {"id": "dp-title"}, "Ask the docs")
-        new_chat = h(
-            "button",
-            {"class": "icon", "type": "button", "aria-label": "New chat", "title": "New chat"},
-            icon("compose"),
+        self.history_button = self.button("Conversation history", "clock", self.on_history)
+        self.history_button.setAttribute("aria-expanded", "false")
+        self.history_button.disabled = True
+        header = h(
+            "div",
+            {"class": "header"},
+            h("h2", None, "Ask the docs"),
+            self.history_button,
+            self.button("New chat", "compose", lambda event: self.spawn(self.new_chat())),
+            self.button("Close", "close", lambda event: self.close()),
         )
-        close = h(
-            "button",
-            {"class": "icon", "type": "button", "aria-label": "Close", "title": "Close"},
-            icon("close"),
-        )
+        self.history = h("div", {"class": "history", "hidden": True})
         self.progress = h(
             "div",
             {"class": "progress", "role": "progressbar", "aria-label": "Loading the assistant"},
+        )
+        self.status = h(
+            "p",
+            {"class": "status", "role": "status", "hidden": True},
+            "The docs have changed since this conversation. Some links may no longer work.",
         )
         self.thread = h("div", {"class": "thread", "aria-live": "polite"})
         self.scope_row = h("label", {"class": "scope", "hidden": True}, "Search in")
@@ -95,22 +137,24 @@ class Panel:
         self.panel = h(
             "section",
             {"class": "panel", "role": "region", "aria-label": "Docs assistant", "hidden": True},
-            h("div", {"class": "header"}, self.title, new_chat, close),
+            header,
+            self.history,
             self.progress,
+            self.status,
             self.thread,
             form,
         )
         self.root.append(self.panel)
         self.show_empty()
 
-        self.on(close, "click", lambda event: self.close())
-        self.on(new_chat, "click", lambda event: self.new_chat())
         self.on(form, "submit", self.on_submit)
         self.on(self.input, "keydown", self.on_key)
-        self.on(self.input, "input", lambda event: self.fit_input())
+        self.on(self.input, "input", self.on_input)
         self.on(self.panel, "keydown", self.on_panel_key)
 
     def show_empty(self):
+        clear(self.thread)
+        self.status.hidden = True
         self.thread.append(
             h(
                 "div",
@@ -142,13 +186,7 @@ class Panel:
         self.launcher.setAttribute("aria-expanded", "false")
         self.launcher.focus()
 
-    def new_chat(self):
-        self.pending = []
-        clear(self.thread)
-        self.show_empty()
-        self.input.focus()
-
-    # -- events --------------------------------------------------------------
+    # -- asking --------------------------------------------------------------
 
     def on_panel_key(self, event):
         if event.key == "Escape":
@@ -172,51 +210,28 @@ class Panel:
         empty = self.thread.querySelector(".empty")
         if empty:
             empty.remove()
-        turn = h("article", {"class": "turn"}, h("p", {"class": "question"}, question))
-        self.thread.append(turn)
+        turn = self.add_turn(question, "")
         scope = self.scope_select.value if self.scopes else ""
         if self.worker is None:
             turn.append(
-                h("p", {"class": "note"}, "The assistant is loading; your question is next.")
+                h(
+                    "p",
+                    {"class": "note pending"},
+                    "The assistant is loading; your question is next.",
+                )
             )
             self.pending.append((question, scope, turn))
         else:
             self.spawn(self.answer(question, scope, turn))
         self.thread.scrollTop = self.thread.scrollHeight
 
-    # -- the worker ----------------------------------------------------------
-
-    async def boot_worker(self):
-        # Let the panel paint before Pyodide's start-up work competes for the main thread.
-        await asyncio.sleep(0.05)
-        urls = self.bridge.urls
-        config = {"interpreter": urls.pyodide, "files": {urls.workerZip: "./*"}}
-        try:
-            worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
-            reply = json.loads(await worker.start(self.bridge.config, self.bridge.lang, urls.index))
-        except Exception as err:  # the panel must say so, not hang on a progress bar
-            self.fail("The assistant could not start. Reload the page to try again.", err)
-            return
-        for message in reply["errors"]:
-            window.console.error(message)
-        self.set_scopes(reply["config"]["scopes"])
-        self.worker = worker
-        self.progress.remove()
-        pending, self.pending = self.pending, []
-        for question, scope, turn in pending:
-            turn.querySelector(".note").remove()
-            await self.answer(question, scope, turn)
-
-    def set_scopes(self, scopes):
-        self.scopes = scopes
-        for scope in scopes:
-            self.scope_select.append(h("option", {"value": scope["id"]}, scope["label"]))
-        self.scope_row.hidden = not scopes
-
-    def fail(self, message, err):
-        window.console.error("docs-panel: " + message, str(err))
-        self.progress.remove()
-        self.thread.append(h("p", {"class": "note error", "role": "alert"}, message))
+    def add_turn(self, question, quote):
+        turn = h("article", {"class": "turn"})
+        if quote:
+            turn.append(h("blockquote", {"class": "quote"}, quote))
+        turn.append(h("p", {"class": "question"}, question))
+        self.thread.append(turn)
+        return turn
 
     async def answer(self, question, scope, turn):
         try:
@@ -231,10 +246,14 @@ class Panel:
                 )
             )
             return
-        self.show_results(turn, reply["results"])
-        # Show the answer from its question down, as a reader reads it (scrolling
-        # the thread only: scrollIntoView could move the host page too).
+        view = reply["turn"]
+        # Show what is kept: the question as stored, credentials masked.
+        turn.querySelector(".question").textContent = view["question"]
+        self.show_results(turn, view["results"])
         self.thread.scrollTop = turn.offsetTop - self.thread.offsetTop - 8
+        self.set_session(reply["session"])
+        self.tab.remove(self.keys["composer.draft"])
+        await self.persist()
 
     def show_results(self, turn, results):
         if not results:
@@ -255,3 +274,260 @@ class Panel:
                 )
             )
         turn.append(items)
+
+    def show_conversation(self, view):
+        clear(self.thread)
+        if view is None:
+            self.show_empty()
+            return
+        self.status.hidden = not view["docsChanged"]
+        for turn_view in view["turns"]:
+            turn = self.add_turn(turn_view["question"], turn_view["quote"])
+            self.show_results(turn, turn_view["results"])
+        self.thread.scrollTop = self.thread.scrollHeight
+
+    async def new_chat(self):
+        self.pending = []
+        self.show_empty()
+        self.input.focus()
+        if self.worker is not None:
+            self.set_session(json.loads(await self.worker.new_chat())["session"])
+
+    # -- the worker ----------------------------------------------------------
+
+    async def boot_worker(self):
+        # Let the panel paint before Pyodide's start-up work competes for the main thread.
+        await asyncio.sleep(0.05)
+        urls = self.bridge.urls
+        config = {"interpreter": urls.pyodide, "files": {urls.workerZip: "./*"}}
+        try:
+            worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
+            reply = json.loads(await worker.start(self.bridge.config, self.bridge.lang, urls.index))
+        except Exception as err:  # the panel must say so, not hang on a progress bar
+            self.fail("The assistant could not start. Reload the page to try again.", err)
+            return
+        for message in reply["errors"]:
+            window.console.error(message)
+        self.keys = reply["keys"]
+        self.record = reply["record"]
+        self.lock_name = reply["lockName"]
+        self.rtf = window.Intl.RelativeTimeFormat.new(reply["language"], to_js({"numeric": "auto"}))
+        self.set_scopes(reply["config"]["scopes"])
+        self.worker = worker
+        if self.record:
+            await self.restore()
+        else:  # "Record nothing" means nothing: forget what an earlier visit kept.
+            for name, key in self.keys.items():
+                (self.local if name in ("history", "feedback") else self.tab).remove(key)
+        self.progress.remove()
+        self.history_button.disabled = False
+        pending, self.pending = self.pending, []
+        for question, scope, turn in pending:
+            turn.querySelector(".pending").remove()
+            await self.answer(question, scope, turn)
+
+    async def restore(self):
+        reply = json.loads(
+            await self.worker.restore(
+                self.local.get(self.keys["history"]), self.tab.get(self.keys["conversation"])
+            )
+        )
+        if reply["rewrite"]:
+            await locked(self.lock_name, self.normalize)
+        draft_key = self.keys["composer.draft"]
+        if reply["adopted"]:
+            draft = self.tab.get(draft_key)
+            if draft and not self.input.value:
+                self.input.value = draft
+                self.fit_input()
+        else:  # a copy of the sessionStorage of the tab that opened this one
+            self.tab.remove(draft_key)
+        if reply["conversation"] is not None:
+            self.show_conversation(reply["conversation"])
+            for pending in self.pending:  # asked meanwhile: they follow on
+                self.thread.append(pending[2])
+        self.set_session(reply["session"])
+
+    async def normalize(self, lock):
+        value = json.loads(await self.worker.normalize(self.local.get(self.keys["history"])))
+        if value["value"] is not None:
+            self.local.set(self.keys["history"], value["value"])
+
+    def set_scopes(self, scopes):
+        self.scopes = scopes
+        for scope in scopes:
+            self.scope_select.append(h("option", {"value": scope["id"]}, scope["label"]))
+        self.scope_row.hidden = not scopes
+
+    def fail(self, message, err):
+        window.console.error("docs-panel: " + message, str(err))
+        self.progress.remove()
+        self.thread.append(h("p", {"class": "note error", "role": "alert"}, message))
+
+    # -- storage -------------------------------------------------------------
+
+    def set_session(self, session):
+        self.session = session
+        if self.record:
+            self.tab.set(self.keys["conversation"], json.dumps(session))
+
+    async def persist(self):
+        """Merge this tab's conversation into the archive, under the cross-tab lock."""
+        if self.record:
+            await locked(self.lock_name, self.write_history)
+
+    async def write_history(self, lock):
+        # A User Timing entry per write (read, merge in the worker, write): devtools
+        # and bench/run.py see how long a write takes at a full archive.
+        started = window.performance.now()
+        key = self.keys["history"]
+        reply = json.loads(await self.worker.save(self.local.get(key)))
+        if reply.get("error"):
+            window.console.warn("docs-panel: " + reply["error"])
+        value = reply["value"]
+        while value is not None and not self.local.set(key, value):
+            value = json.loads(await self.worker.evict(value))["value"]
+        if value is None and reply["value"] is not None:
+            window.console.warn("docs-panel: this answer is too large to keep on this device")
+        window.performance.measure(
+            "docs-panel:history-write", to_js({"start": started, "end": window.performance.now()})
+        )
+
+    def on_pagehide(self, event):
+        # Synchronous, no worker round trip: the page is going. The next page of
+        # this tab finds "left" and carries on; a tab copied from this one does not.
+        if self.record and self.session is not None:
+            session = dict(self.session)
+            session["left"] = True
+            session["open"] = not self.panel.hidden
+            self.tab.set(self.keys["conversation"], json.dumps(session))
+
+    def on_pageshow(self, event):
+        if event.persisted and self.session is not None:  # back from the page cache
+            self.set_session(self.session)
+
+    def on_storage(self, event):
+        if self.worker is not None and event.key == self.keys.get("history"):
+            self.spawn(self.rewrite_if_regressed(event.newValue))
+
+    async def rewrite_if_regressed(self, value):
+        if json.loads(await self.worker.check_regressed(value))["regressed"]:
+            await self.persist()
+
+    def on_input(self, event):
+        self.fit_input()
+        if self.worker is not None and self.record:
+            if self._draft_task is not None:
+                self._draft_task.cancel()
+            self._draft_task = self.spawn(self.save_draft())
+
+    async def save_draft(self):
+        await asyncio.sleep(DRAFT_DELAY_S)
+        text = self.input.value
+        key = self.keys["composer.draft"]
+        if text.strip():
+            self.tab.set(key, await self.worker.redact(text))
+        else:
+            self.tab.remove(key)
+
+    # -- history list --------------------------------------------------------
+
+    def on_history(self, event):
+        if self.history.hidden:
+            self.spawn(self.show_history())
+        else:
+            self.hide_history()
+
+    def hide_history(self):
+        self.history.hidden = True
+        self.history_button.setAttribute("aria-expanded", "false")
+
+    async def show_history(self):
+        reply = json.loads(await self.worker.conversations(self.local.get(self.keys["history"])))
+        clear(self.history)
+        rows = reply["rows"]
+        if rows:
+            items = h("ul", {"class": "conversations", "aria-label": "Conversations"})
+            for row in rows:
+                items.append(self.history_row(row, row["id"] == reply["current"]))
+            self.history.append(items)
+            self.history.append(self.delete_all_bar())
+        else:
+            self.history.append(h("p", {"class": "note"}, "No conversations yet."))
+        self.history.hidden = False
+        self.history_button.setAttribute("aria-expanded", "true")
+
+    def history_row(self, row, current):
+        value, unit = row["when"]
+        opener = h(
+            "button",
+            {"class": "open", "type": "button", "aria-current": "true" if current else None},
+            h("span", {"class": "title"}, row["title"]),
+            h("span", {"class": "when"}, self.rtf.format(value, unit)),
+        )
+        self.on(opener, "click", lambda event: self.spawn(self.open_conversation(row["id"])))
+        remove = self.button(
+            "Delete conversation",
+            "bin",
+            lambda event: self.spawn(self.delete_conversation(row["id"])),
+            css="icon bin",
+        )
+        return h("li", None, opener, remove)
+
+    def delete_all_bar(self):
+        bar = h("div", {"class": "danger"})
+        arm = h("button", {"class": "text", "type": "button"}, "Delete all")
+        confirm = h("button", {"class": "text strong", "type": "button"}, "Confirm delete all")
+        cancel = h("button", {"class": "text", "type": "button"}, "Cancel")
+
+        def armed(on):
+            arm.hidden = on
+            confirm.hidden = cancel.hidden = not on
+            (cancel if on else arm).focus()
+
+        self.on(arm, "click", lambda event: armed(True))
+        self.on(cancel, "click", lambda event: armed(False))
+        self.on(confirm, "click", lambda event: self.spawn(self.delete_all()))
+        bar.append(arm)
+        bar.append(confirm)
+        bar.append(cancel)
+        confirm.hidden = cancel.hidden = True
+        return bar
+
+    async def open_conversation(self, conversation_id):
+        reply = json.loads(
+            await self.worker.open_conversation(
+                self.local.get(self.keys["history"]), conversation_id
+            )
+        )
+        self.hide_history()
+        self.show_conversation(reply["conversation"])
+        self.set_session(reply["session"])
+        self.input.focus()
+
+    async def delete_conversation(self, conversation_id):
+        replies = []
+
+        async def write(lock):
+            key = self.keys["history"]
+            reply = json.loads(
+                await self.worker.delete_conversation(self.local.get(key), conversation_id)
+            )
+            if reply["value"] is not None:
+                self.local.set(key, reply["value"])
+            replies.append(reply)
+
+        await locked(self.lock_name, write)
+        reply = replies[0]
+        if reply["cleared"]:
+            self.show_empty()
+        self.set_session(reply["session"])
+        await self.show_history()
+
+    async def delete_all(self):
+        reply = json.loads(await self.worker.delete_all())
+        self.local.remove(self.keys["history"])
+        self.local.remove(self.keys["feedback"])
+        self.show_empty()
+        self.set_session(reply["session"])
+        await self.show_history()

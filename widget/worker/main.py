@@ -7,6 +7,34 @@ returns a promise there.
 """
 
 # PyScript looks the exported names up in this module's globals.
-from widget.worker.service import ask, start  # noqa: F401
+from widget.worker.service import (  # noqa: F401
+    ask,
+    check_regressed,
+    conversations,
+    delete_all,
+    delete_conversation,
+    evict,
+    new_chat,
+    normalize,
+    open_conversation,
+    redact,
+    restore,
+    save,
+    start,
+)
 
-__export__ = ["ask", "start"]
+__export__ = [
+    "ask",
+    "check_regressed",
+    "conversations",
+    "delete_all",
+    "delete_conversation",
+    "evict",
+    "new_chat",
+    "normalize",
+    "open_conversation",
+    "redact",
+    "restore",
+    "save",
+    "start",
+]

@@ -1,0 +1,93 @@
+"""What a reader does with the panel, by role and accessible name (DESIGN 3)."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import Page, expect
+
+# Pyodide's cold boot takes ~5 s here, more while the other core is busy.
+READY_TIMEOUT_MS = 60_000
+KEYS = {
+    "history": ("localStorage", "docs-panel.history"),
+    "feedback": ("localStorage", "docs-panel.feedback"),
+    "conversation": ("sessionStorage", "docs-panel.conversation"),
+    "draft": ("sessionStorage", "docs-panel.composer.draft"),
+    "instruction": ("sessionStorage", "docs-panel.instruction"),
+}
+
+
+def open_panel(page: Page) -> None:
+    page.get_by_role("button", name="Ask the docs").click()
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+
+
+def wait_ready(page: Page) -> None:
+    expect(page.get_by_role("progressbar", name="Loading the assistant")).to_have_count(
+        0, timeout=READY_TIMEOUT_MS
+    )
+
+
+def ask(page: Page, question: str) -> None:
+    box = page.get_by_role("textbox", name="Ask a question")
+    box.fill(question)
+    box.press("Enter")
+
+
+def answers(page: Page) -> int:
+    return page.get_by_role("list", name="Search results").count()
+
+
+def ask_and_wait(page: Page, question: str) -> None:
+    """Ask and wait until this question's results are on screen."""
+    before = answers(page)
+    ask(page, question)
+    expect(page.get_by_role("list", name="Search results")).to_have_count(
+        before + 1, timeout=READY_TIMEOUT_MS
+    )
+
+
+def result_links(page: Page, turn: int = -1) -> list[str]:
+    results = page.get_by_role("list", name="Search results").nth(turn)
+    expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
+    return [str(link.get_attribute("href")) for link in results.get_by_role("link").all()]
+
+
+def stored(page: Page, name: str) -> str | None:
+    area, key = KEYS[name]
+    return page.evaluate(f"{area}.getItem({json.dumps(key)})")  # type: ignore[no-any-return]
+
+
+def archive(page: Page) -> dict[str, list[str]]:
+    """Stored conversations by id, as lists of their questions."""
+    raw = stored(page, "history")
+    value = json.loads(raw) if raw else {"conversations": []}
+    return {c["id"]: [t["question"] for t in c["turns"]] for c in value["conversations"]}
+
+
+def settled_archive(page: Page, expected: list[list[str]]) -> list[list[str]]:
+    """The stored conversations' questions (sorted), once they equal ``expected`` or 10 s pass.
+
+    Writes happen just after an answer shows, so tests wait for storage to catch up.
+    """
+    found: list[list[str]] = []
+    for _ in range(50):
+        found = sorted(archive(page).values())
+        if found == sorted(expected):
+            break
+        page.wait_for_timeout(200)
+    return found
+
+
+def open_history(page: Page) -> None:
+    button = page.get_by_role("button", name="Conversation history")
+    if button.get_attribute("aria-expanded") == "true":
+        button.click()  # close first: the list is re-read each time it opens
+    button.click()
+    expect(button).to_have_attribute("aria-expanded", "true")
+
+
+def history_titles(page: Page) -> list[str]:
+    open_history(page)
+    rows = page.get_by_role("list", name="Conversations").get_by_role("listitem")
+    return [row.locator(".title").inner_text() for row in rows.all()]
