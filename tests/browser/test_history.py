@@ -20,6 +20,7 @@ from tests.browser.reader import (
     stored,
     wait_ready,
 )
+from widget.core.history import Archive, Conversation, ResultItem, Turn, dump_archive
 
 pytestmark = pytest.mark.browser
 
@@ -251,3 +252,71 @@ def test_garbage_in_every_key_is_survived(page: Page, site: Site, watch: Watch) 
         ask_and_wait(page, "webhooks")
     expected = [["rate limits", *["webhooks"] * len(GARBAGE)]]
     assert settled_archive(page, expected) == expected
+
+
+def seeded_archive(conversations: int, turn_bytes: int) -> str:
+    """A valid stored archive of old conversations, each one turn of about ``turn_bytes``."""
+    archive = Archive(
+        tuple(
+            Conversation(
+                id=f"old{n}",
+                turns=(
+                    Turn(
+                        question=f"old question {n}",
+                        answer="",
+                        status="results",
+                        asked_at=1_000 + n,
+                        finished_at=1_000 + n,
+                        results=(ResultItem("/index.html", "Home", "x" * turn_bytes),),
+                    ),
+                ),
+                index_version="old",
+            )
+            for n in range(conversations)
+        )
+    )
+    return dump_archive(archive)
+
+
+def test_full_quota_evicts_old_conversations_and_keeps_the_new_turn(page: Page, site: Site) -> None:
+    """With the storage quota full, the new turn is written by evicting the oldest conversations."""
+    fresh(page, site.url)
+    page.evaluate("h => localStorage.setItem('docs-panel.history', h)", seeded_archive(10, 20_000))
+    # Fill what is left of the origin's quota, so the next write cannot grow the archive.
+    page.evaluate(
+        """() => { let size = 1 << 22, n = 0;
+          while (size > 16) { try { localStorage.setItem('filler-' + n++, 'f'.repeat(size)); }
+            catch (e) { size >>= 1; } } }"""
+    )
+    ask_and_wait(page, "retry a failed job")
+    page.wait_for_function("performance.getEntriesByName('docs-panel:history-write').length > 0")
+    kept = archive(page)
+    assert ["retry a failed job"] in kept.values()
+    assert 0 < len(kept) <= 10  # something old made room; the archive is still there
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('filler')).length")
+
+
+def test_a_tab_rewrites_its_turn_lost_to_a_stale_write(context: BrowserContext, site: Site) -> None:
+    """If another tab writes an archive missing this tab's newest turn, this tab writes it again."""
+    mine, other = context.new_page(), context.new_page()
+    fresh(mine, site.url)
+    ask_and_wait(mine, "retry a failed job")
+    stale = stored(mine, "history")
+    ask_and_wait(mine, "dead jobs")
+    assert settled_archive(mine, [["retry a failed job", "dead jobs"]])
+    other.goto(site.url)
+    other.evaluate("v => localStorage.setItem('docs-panel.history', v)", stale)
+    expected = [["retry a failed job", "dead jobs"]]
+    assert settled_archive(other, expected) == expected
+
+
+def test_unusable_storage_falls_back_to_memory(page: Page, site: Site) -> None:
+    """When storage refuses every write, the panel still answers and lists this visit's chat."""
+    page.add_init_script(
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('blocked', 'SecurityError'); };"
+    )
+    fresh(page, site.url)
+    ask_and_wait(page, "retry a failed job")
+    assert history_titles(page) == ["retry a failed job"]
+    assert stored(page, "history") is None

@@ -43,6 +43,20 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     urls: Object.fromEntries(Object.entries(M).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
+    // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
+    // exception (it aborts the whole script), so the shell gets values instead.
+    storage: {
+      get: (area, key) => { try { return w[area].getItem(key); } catch (e) { return null; } },
+      set: (area, key, value) => {
+        try { w[area].setItem(key, value); return "ok"; }
+        catch (e) { return e && e.name === "QuotaExceededError" ? "quota" : "error"; }
+      },
+      remove: (area, key) => { try { w[area].removeItem(key); } catch (e) {} },
+    },
+    relativeTime: (lang, value, unit) => {
+      const format = (l) => new Intl.RelativeTimeFormat(l, { numeric: "auto" }).format(value, unit);
+      try { return format(lang); } catch (e) { return format("en"); }
+    },
   });
 
   let booting = null;

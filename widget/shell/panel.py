@@ -41,7 +41,7 @@ class Panel:
         self.session = None  # this tab's value for the "conversation" key, from the worker
         self.scopes = []
         self.pending = []
-        self.rtf = None
+        self.language = "en"
         self._draft_task = None
         self._proxies = []  # a dropped proxy stops firing: keep them all
 
@@ -311,7 +311,7 @@ class Panel:
         self.keys = reply["keys"]
         self.record = reply["record"]
         self.lock_name = reply["lockName"]
-        self.rtf = window.Intl.RelativeTimeFormat.new(reply["language"], to_js({"numeric": "auto"}))
+        self.language = reply["language"]
         self.set_scopes(reply["config"]["scopes"])
         self.worker = worker
         if self.record:
@@ -463,7 +463,7 @@ class Panel:
             "button",
             {"class": "open", "type": "button", "aria-current": "true" if current else None},
             h("span", {"class": "title"}, row["title"]),
-            h("span", {"class": "when"}, self.rtf.format(value, unit)),
+            h("span", {"class": "when"}, self.bridge.relativeTime(self.language, value, unit)),
         )
         self.on(opener, "click", lambda event: self.spawn(self.open_conversation(row["id"])))
         remove = self.button(

@@ -1,15 +1,17 @@
 """Storage I/O for the shell: degrade, never crash (MicroPython, main thread).
 
 localStorage and sessionStorage exist only here, on the main thread. Each area
-is tested once; if it cannot be used (disabled, sandboxed, full of garbage it
-refuses to overwrite) the panel keeps working on memory instead::
+is tested once; if it cannot be used (disabled, sandboxed, blocked) the panel
+keeps working on memory instead::
 
     store = Store("localStorage")
     store.set("docs-panel.history", value)   # False on a full quota
     store.get("docs-panel.history")          # None when missing
 
-Decisions about what to write come from the worker; ``locked`` runs a
-read-merge-write under ``navigator.locks`` so two tabs never interleave.
+The calls go through ``window.__docsPanel.storage`` (embed.js), which turns a
+thrown DOMException into a value: MicroPython cannot catch a synchronous JS
+exception. Decisions about what to write come from the worker; ``locked`` runs
+a read-merge-write under ``navigator.locks`` so two tabs never interleave.
 """
 
 from pyscript import window
@@ -20,46 +22,35 @@ PROBE_KEY = "docs-panel.__probe__"
 
 class Store:
     def __init__(self, area_name):
-        self.memory = {}
-        self.area = None
-        try:
-            area = getattr(window, area_name)
-            area.setItem(PROBE_KEY, "1")
-            area.removeItem(PROBE_KEY)
-            self.area = area
-        except Exception as err:  # SecurityError, missing API: fall back to memory
-            message = "docs-panel: " + area_name + " is unavailable; using memory"
-            window.console.warn(message, str(err))
+        self.area = area_name
+        self.js = window.__docsPanel.storage
+        self.memory = None
+        if self.js.set(area_name, PROBE_KEY, "1") == "ok":
+            self.js.remove(area_name, PROBE_KEY)
+        else:  # disabled, sandboxed or blocked: this visit keeps its state in memory
+            window.console.warn("docs-panel: " + area_name + " is unavailable; using memory")
+            self.memory = {}
 
     def get(self, key):
-        if self.area is None:
+        if self.memory is not None:
             return self.memory.get(key)
-        try:
-            return self.area.getItem(key)
-        except Exception:
-            return None
+        return self.js.get(self.area, key)
 
     def set(self, key, value):
         """Write; False only when the quota is full (the caller evicts and retries)."""
-        if self.area is None:
+        if self.memory is not None:
             self.memory[key] = value
             return True
-        try:
-            self.area.setItem(key, value)
-            return True
-        except Exception as err:
-            if "quota" in str(err).lower():
-                return False
-            window.console.warn("docs-panel: could not write " + key, str(err))
-            return True
+        outcome = self.js.set(self.area, key, value)
+        if outcome == "error":
+            window.console.warn("docs-panel: could not write " + key)
+        return outcome != "quota"
 
     def remove(self, key):
-        self.memory.pop(key, None)
-        if self.area is not None:
-            try:
-                self.area.removeItem(key)
-            except Exception:
-                pass
+        if self.memory is not None:
+            self.memory.pop(key, None)
+        else:
+            self.js.remove(self.area, key)
 
 
 async def locked(name, task):
