@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import statistics
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from builder.cli import build, build_demo  # noqa: E402
 from builder.serve import StaticHandler, make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from widget.core.history import Archive, Conversation, ResultItem, Turn, dump_archive  # noqa: E402
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 QUESTION = "How do I retry a job that failed?"
@@ -102,6 +104,77 @@ def browser_figures(browser: Browser, url: str, runs: int) -> dict[str, dict[str
     }
 
 
+def full_archive(conversations: int = 20, ceiling: int = 1_048_576) -> str:
+    """``conversations`` conversations of five search-result turns, just under ``ceiling``."""
+    per_turn = ceiling // 2 // conversations // 5 - 400  # UTF-16: two bytes a character
+
+    def turn(n: int, t: int) -> Turn:
+        item = ResultItem("/guides/retries.html#jitter", "Jitter", "x" * per_turn)
+        return Turn(
+            question=f"question {n}.{t}",
+            answer="",
+            status="results",
+            asked_at=1_000 * n + t,
+            finished_at=1_000 * n + t,
+            results=(item,),
+        )
+
+    archive = Archive(
+        tuple(
+            Conversation(id=f"c{n}", turns=tuple(turn(n, t) for t in range(5)), index_version="v")
+            for n in range(conversations)
+        )
+    )
+    return dump_archive(archive)
+
+
+# The same read-merge-write in plain JavaScript: the baseline for the Python path.
+NATIVE_WRITE = """(turn) => {
+  const t0 = performance.now();
+  const archive = JSON.parse(localStorage.getItem('docs-panel.history'));
+  const mine = archive.conversations.shift();
+  mine.turns.push(turn);
+  archive.conversations.unshift(mine);
+  localStorage.setItem('docs-panel.history', JSON.stringify(archive));
+  return performance.now() - t0;
+}"""
+
+
+def history_write_figures(browser: Browser, url: str, writes: int) -> dict[str, float]:
+    """p50/p95 of a history write inside the page, at a full archive, and a JS baseline."""
+    page = browser.new_page()
+    page.goto(url)
+    page.evaluate("v => localStorage.setItem('docs-panel.history', v)", full_archive())
+    page.get_by_role("button", name="Ask the docs").click()
+    box = page.get_by_role("textbox", name="Ask a question")
+    for n in range(writes):
+        box.fill(f"retry a failed job {n}")
+        box.press("Enter")
+        page.wait_for_function(
+            f"performance.getEntriesByName('docs-panel:history-write').length > {n}",
+            timeout=120_000,
+        )
+    panel = page.evaluate(
+        "performance.getEntriesByName('docs-panel:history-write').map(e => e.duration)"
+    )
+    turn = json.loads(full_archive(1))["conversations"][0]["turns"][0]
+    native = [page.evaluate(NATIVE_WRITE, turn) for _ in range(writes)]
+    stored = page.evaluate("localStorage.getItem('docs-panel.history').length * 2")
+    page.close()
+
+    def p(values: list[float], q: float) -> float:
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return {
+        "p50": p(panel, 0.5),
+        "p95": p(panel, 0.95),
+        "js_p50": p(native, 0.5),
+        "js_p95": p(native, 0.95),
+        "archive_kib": stored / 1024,
+    }
+
+
 def size_figures(out: Path) -> dict[str, float]:
     files = [p for p in out.rglob("*") if p.is_file() and p.suffix != ".gz"]
     embed = (out / "embed.js").read_bytes()
@@ -143,7 +216,14 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             figures = browser_figures(browser, url, args.runs)
+            writes = history_write_figures(browser, url, writes=20)
             browser.close()
+    print(
+        f"history write at a full archive ({writes['archive_kib']:.0f} KiB stored): "
+        f"p50 {writes['p50']:.0f} ms, p95 {writes['p95']:.0f} ms in the panel "
+        f"(read, merge in the worker, write); plain-JS baseline p50 {writes['js_p50']:.1f} ms, "
+        f"p95 {writes['js_p95']:.1f} ms"
+    )
     for name, row in figures.items():
         print(
             f"{name}: click→panel {row['panel_s'] * 1000:.0f} ms, click→first answer "
