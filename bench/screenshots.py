@@ -3,7 +3,7 @@
     python3 bench/screenshots.py            # PNGs in bench/out/
 
 closed · loading · thread with results · scope picked · narrow (mobile) ·
-dark host page · config error shown in the console only.
+dark host page · history list · delete all armed · docs changed after a reload.
 """
 
 from __future__ import annotations
@@ -58,6 +58,25 @@ def main() -> None:
             ask(page, "authentication tokens")
             page.get_by_role("list", name="Search results").nth(1).wait_for()
             shoot(page, "4-scoped")
+            page.get_by_role("button", name="New chat").click()
+            ask(page, "rate limits for the HTTP API")
+            page.get_by_role("list", name="Search results").first.wait_for()
+            page.get_by_role("button", name="Conversation history").click()
+            page.get_by_role("list", name="Conversations").wait_for()
+            page.get_by_role("button", name="Delete conversation").first.hover()
+            shoot(page, "7-history")
+            page.get_by_role("button", name="Delete all").click()
+            shoot(page, "8-delete-armed")
+            page.get_by_role("button", name="Cancel").click()
+            page.evaluate(
+                """() => { const a = JSON.parse(localStorage.getItem('docs-panel.history'));
+                  for (const c of a.conversations) c.index_version = 'older';
+                  localStorage.setItem('docs-panel.history', JSON.stringify(a)); }"""
+            )
+            page.reload()
+            changed = page.get_by_role("status").filter(has_text="docs have changed")
+            changed.wait_for(timeout=120_000)
+            shoot(page, "9-docs-changed")
 
             for name, width, height, query in (
                 ("5-narrow", 390, 760, ""),

@@ -320,3 +320,24 @@ def test_unusable_storage_falls_back_to_memory(page: Page, site: Site) -> None:
     ask_and_wait(page, "retry a failed job")
     assert history_titles(page) == ["retry a failed job"]
     assert stored(page, "history") is None
+
+
+def test_a_conversation_from_older_docs_says_so(page: Page, site: Site) -> None:
+    """Opening a conversation kept before the index was rebuilt shows the docs-changed status."""
+    fresh(page, site.url)
+    ask_and_wait(page, "retry a failed job")
+    assert settled_archive(page, [["retry a failed job"]])
+    status = page.get_by_role("status").filter(has_text="The docs have changed")
+    expect(status).to_be_hidden()
+    page.evaluate(
+        """() => { const a = JSON.parse(localStorage.getItem('docs-panel.history'));
+          a.conversations[0].index_version = 'an older build';
+          localStorage.setItem('docs-panel.history', JSON.stringify(a)); }"""
+    )
+    page.get_by_role("button", name="New chat").click()
+    open_history(page)
+    page.get_by_role("button", name="retry a failed job").click()
+    expect(status).to_have_text(
+        "The docs have changed since this conversation. Some links may no longer work."
+    )
+    expect(page.get_by_role("list", name="Search results")).to_have_count(1)
