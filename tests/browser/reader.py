@@ -38,13 +38,19 @@ def answers(page: Page) -> int:
     return page.get_by_role("list", name="Search results").count()
 
 
-def ask_and_wait(page: Page, question: str) -> None:
-    """Ask and wait until this question's results are on screen."""
-    before = answers(page)
+WRITES = "performance.getEntriesByName('docs-panel:history-write').length"
+
+
+def ask_and_wait(page: Page, question: str, *, stored: bool = True) -> None:
+    """Ask and wait until this question's results are on screen and, if ``stored``,
+    until the archive write that follows them is done."""
+    before, writes = answers(page), page.evaluate(WRITES)
     ask(page, question)
     expect(page.get_by_role("list", name="Search results")).to_have_count(
         before + 1, timeout=READY_TIMEOUT_MS
     )
+    if stored:
+        page.wait_for_function(f"{WRITES} > {writes}")
 
 
 def result_links(page: Page, turn: int = -1) -> list[str]:

@@ -154,6 +154,7 @@ def test_a_tab_opened_from_another_starts_fresh(page: Page, site: Site) -> None:
     """window.open copies sessionStorage, yet the new tab does not adopt the conversation."""
     fresh(page, site.url)
     ask_and_wait(page, "retry a failed job")
+    assert settled_archive(page, [["retry a failed job"]])
     with page.context.expect_page() as opened:
         page.evaluate(f"window.open({json.dumps(site.url + 'guides/retries.html')})")
     child = opened.value
@@ -208,7 +209,7 @@ def test_history_disabled_records_nothing(page: Page, site: Site) -> None:
         page.evaluate(f"{area}.setItem({json.dumps(key)}, 'old')")
     open_panel(page)
     wait_ready(page)
-    ask_and_wait(page, "retry a failed job")
+    ask_and_wait(page, "retry a failed job", stored=False)
     page.get_by_role("textbox", name="Ask a question").fill("a draft")
     page.wait_for_timeout(800)
     assert {name: stored(page, name) for name in KEYS} == dict.fromkeys(KEYS)
@@ -231,6 +232,7 @@ def test_garbage_in_every_key_is_survived(page: Page, site: Site, watch: Watch) 
     open_panel(page)
     wait_ready(page)
     ask_and_wait(page, "retry a failed job")
+    assert settled_archive(page, [["retry a failed job"]])
     valid = json.loads(str(stored(page, "history")))
     broken = {**valid, "conversations": [*valid["conversations"], {"id": 3, "turns": "x"}]}
     # Written as the next page starts (after this one's pagehide has saved its state).

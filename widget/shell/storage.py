@@ -54,8 +54,24 @@ class Store:
 
 
 async def locked(name, task):
-    """Run ``await task(lock)`` holding the cross-tab lock ``name`` where browsers have one."""
+    """Run ``await task(lock)`` holding the cross-tab lock ``name`` where browsers have one.
+
+    If the lock cannot be had at all (no API, or the request itself fails, as
+    Chromium's "callback is no longer runnable" does), the task runs unlocked:
+    the merge still keeps other tabs' turns, and losing this one would be worse.
+    """
+    started = []
+
+    async def run(lock):
+        started.append(True)
+        return await task(lock)
+
     locks = window.navigator.locks
     if locks:
-        return await locks.request(name, create_proxy(task))
+        try:
+            return await locks.request(name, create_proxy(run))
+        except Exception as err:
+            if started:
+                raise
+            window.console.warn("docs-panel: writing without the cross-tab lock:", str(err))
     return await task(None)
