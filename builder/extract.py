@@ -17,6 +17,11 @@ a section, so ``/library/functions.html#zip`` is a section of its own.
     /library/json.html | JSON | Encode data.
     /library/json.html#basic-usage | Basic usage | json.dumps(obj)
 
+Each section also counts the other pages that link into it (``Section.links``:
+a link to an element id counts for the section holding that id), which the
+ranking reads as "the docs treat this entry as canonical". Sphinx's heading
+numbers ("4.8.1.") are left out of titles, like permalink markers.
+
 The parser is stdlib ``html.parser`` with the few implied end tags that keep
 broken pages sane (an unclosed heading ends at the next block); it never
 raises on bad markup.
@@ -28,10 +33,10 @@ import codecs
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from builder.markdown_pages import render_markdown
 from widget.core.docs_index import Section
@@ -78,6 +83,7 @@ _CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary
 _CHROME_CLASSES = frozenset(
     """headerlink sphinxsidebar sphinxsidebarwrapper related footer breadcrumbs
     wy-breadcrumbs rst-footer-buttons prev-next-area toctree-wrapper linenos copybutton
+    section-number
     md-sidebar md-header md-footer md-nav md-source-file md-content__button
     skip-link""".split()  # noqa: SIM905
 )
@@ -208,6 +214,7 @@ class _Draft:
     title: str
     anchor: str | None
     body: _TextBuffer = field(default_factory=_TextBuffer)
+    ids: list[str] = field(default_factory=list)  # element ids inside it, for links
 
 
 class _SectionRecord:
@@ -237,9 +244,14 @@ class _Splitter:
         self._heading: tuple[_Element, _Draft] | None = None
         self._heading_text = _TextBuffer()
         self._verbatim = 0
+        self.links: list[str] = []  # every <a href>, as written
 
     def open(self, element: _Element) -> None:
         tag, attrs = element.tag, element.attrs
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if attrs.get("id"):
+            self._current.ids.append(attrs["id"])
         if tag == "section" or "section" in element.classes:
             self._sections.append(_SectionRecord(attrs.get("id") or None))
         elif tag == "pre":
@@ -340,6 +352,18 @@ def extract_sections(address: str, html: str) -> list[Section]:
     and any text before it. A heading without an anchor to link to, or with one
     already used on the page, stays inside the section before it.
     """
+    return _extract_page(address, html).sections
+
+
+@dataclass(frozen=True, slots=True)
+class _Page:
+    sections: list[Section]
+    links: list[str]  # hrefs as written
+    owners: dict[str, str]  # element id -> address of the section it is in
+
+
+def _extract_page(address: str, html: str) -> _Page:
+    """A page's sections, its links, and which section each element id is in."""
     root = _parse(html)
     splitter = _Splitter()
     _walk(_main_content(root), splitter)
@@ -356,6 +380,7 @@ def extract_sections(address: str, html: str) -> list[Section]:
         if draft.anchor in used:
             kept[-1].body.add_block(draft.title)
             kept[-1].body.add_block(draft.body.value())
+            kept[-1].ids += draft.ids
         else:
             used.add(draft.anchor)
             kept.append(draft)
@@ -374,7 +399,15 @@ def extract_sections(address: str, html: str) -> list[Section]:
             )
         )
         parents.append(draft)
-    return sections
+    owners = {
+        element_id: section.address
+        for draft, section in zip(kept, sections, strict=True)
+        for element_id in draft.ids
+    }
+    # A heading's own anchor names its section, even where an earlier
+    # <section id> wrapper put that id in the draft before it.
+    owners.update((section.address.partition("#")[2], section.address) for section in sections)
+    return _Page(sections, splitter.links, owners)
 
 
 def _page_title(root: _Element, headings: list[_Draft], address: str) -> str:
@@ -406,6 +439,8 @@ def extract_site(root: Path, *, exclude: Path | None = None) -> list[Section]:
         raise DocsIndexError(f"{root} is not a folder: point it at the folder of built docs")
     sections: list[Section] = []
     addresses: set[str] = set()
+    owners: dict[str, str] = {}  # "/page.html#id" -> the address of the section holding it
+    linked: dict[str, set[str]] = {}  # "/page.html#id" -> the other pages linking to it
     for path in _page_files(root, exclude):
         markdown = path.suffix.lower() == ".md"
         relative = path.relative_to(root).as_posix()
@@ -418,13 +453,49 @@ def extract_site(root: Path, *, exclude: Path | None = None) -> list[Section]:
         source = _read(path)
         if markdown:
             source = render_markdown(source).body
-        sections += extract_sections(address, source)
+        page = _extract_page(address, source)
+        sections += page.sections
+        owners[address] = address
+        owners.update((f"{address}#{element_id}", at) for element_id, at in page.owners.items())
+        for target in filter(None, (_link_target(address, href) for href in page.links)):
+            linked.setdefault(target, set()).add(address)
     if not sections:
         raise DocsIndexError(
             f"no pages found under {root}: expected built docs (.html, .htm) or Markdown (.md)"
             " files; point it at the folder that holds them"
         )
-    return sections
+    return _with_links(sections, owners, linked)
+
+
+def _link_target(page: str, href: str) -> str | None:
+    """The site-root address (``/a/b.html#x``) an in-site link on ``page`` points at."""
+    parts = urlsplit(urljoin(page, href.strip()))
+    if parts.scheme or parts.netloc or not parts.path:
+        return None
+    path = unquote(parts.path)
+    if path.endswith("/"):
+        path += "index.html"
+    elif path.lower().endswith(".md"):  # a Markdown page links to the page it builds to
+        path = path[: -len(".md")] + ".html"
+    fragment = unquote(parts.fragment)
+    return quote(path) + (f"#{fragment}" if fragment else "")
+
+
+def _with_links(
+    sections: list[Section], owners: dict[str, str], linked: dict[str, set[str]]
+) -> list[Section]:
+    """``sections`` with ``links``: how many other pages link into each one."""
+    sources: dict[str, set[str]] = {}
+    for target, pages in linked.items():
+        owner = owners.get(target)
+        if owner is not None:
+            sources.setdefault(owner, set()).update(pages - {owner.partition("#")[0]})
+    return [
+        replace(section, links=len(sources[section.address]))
+        if sources.get(section.address)
+        else section
+        for section in sections
+    ]
 
 
 def _page_files(root: Path, exclude: Path | None) -> list[Path]:

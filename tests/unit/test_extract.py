@@ -127,3 +127,30 @@ def test_output_folder_is_excluded_and_order_is_deterministic(tmp_path: Path) ->
     first = extract_site(tmp_path, exclude=tmp_path / "docs-panel")
     assert [s.address for s in first] == ["/a.html", "/a/z.html", "/b.html"]
     assert extract_site(tmp_path, exclude=tmp_path / "docs-panel") == first
+
+
+def test_links_count_the_other_pages_that_link_to_each_section() -> None:
+    """A link counts for the section holding its target id, once per linking page;
+    a page's links to itself and links off the site do not count."""
+    links = {s.address: s.links for s in extract_site(SITES / "sphinx")}
+    assert links["/library/json.html#json.dumps"] == 1  # from index.html, not from json.html
+    assert links["/library/json.html"] == 1  # via an id inside the page top
+    assert sum(links.values()) == 2
+
+
+def test_links_resolve_relative_folder_and_markdown_targets(tmp_path: Path) -> None:
+    """Relative paths, folder URLs (index.html) and .md targets resolve to page addresses."""
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "index.md").write_text("# Guide\n\nSee [setup](../setup.md#install).\n")
+    (tmp_path / "setup.md").write_text("# Setup\n\n## Install\n\nBack to [the guide](guide/).\n")
+    (tmp_path / "other.html").write_text(
+        "<h1>Other</h1><p><a href='guide/index.html'>a</a> <a href='./guide/'>b</a>"
+        " <a href='setup.html#install'>c</a> <a href='mailto:x@example.org'>d</a></p>"
+    )
+    links = {s.address: s.links for s in extract_site(tmp_path)}
+    assert links == {
+        "/guide/index.html": 2,
+        "/other.html": 0,
+        "/setup.html": 0,
+        "/setup.html#install": 2,
+    }

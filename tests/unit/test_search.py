@@ -1,4 +1,4 @@
-"""The docs index: build, load, search, lookup, versions and malformed payloads."""
+"""The docs index: build, load, search, lookup, versions, malformed payloads; question terms."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
 from widget.core.errors import DocsIndexError
+from widget.core.text import query_terms
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 SECTIONS = [
@@ -22,22 +23,78 @@ SECTIONS = [
 INDEX = load_index(json.loads(json.dumps(build_index(SECTIONS))))
 
 
-def _cases() -> list[tuple[str, str, str]]:
-    """(description, query, expected first address) blocks, markdown-it-py style."""
-    blocks = (SITES / "search_cases.txt").read_text(encoding="utf-8").strip().split("\n\n")
+def _cases(name: str) -> list[tuple[str, str, str]]:
+    """(description, input, expected) blocks, markdown-it-py style."""
+    blocks = (SITES / name).read_text(encoding="utf-8").strip().split("\n\n")
     cases = []
     for block in blocks:
-        description, query, expected = block.removesuffix("\n.").split("\n.\n")
-        cases.append((description, query, expected))
+        description, given, expected = block.removesuffix("\n.").split("\n.\n")
+        cases.append((description, given, expected))
     return cases
 
 
-@pytest.mark.parametrize(("description", "query", "expected"), _cases())
+@pytest.mark.parametrize(("description", "query", "expected"), _cases("search_cases.txt"))
 def test_ranking_fixture_cases(description: str, query: str, expected: str) -> None:
     """Each fixture query ranks its expected section first."""
     hits = INDEX.search(query)
     assert hits, description
     assert hits[0].section.address == expected, description
+
+
+@pytest.mark.parametrize(("description", "question", "expected"), _cases("query_cases.txt"))
+def test_question_terms_fixture_cases(description: str, question: str, expected: str) -> None:
+    """A question's terms, one a line: ``term → aliases (weight)``, weight shown unless 1."""
+    lines = [
+        term.term
+        + (f" → {' '.join(term.aliases)}" if term.aliases else "")
+        + (f" ({term.weight:g})" if term.weight != 1 else "")
+        for term in query_terms(question)
+    ]
+    assert lines == expected.split("\n"), description
+
+
+def test_an_alias_counts_less_than_the_readers_own_word() -> None:
+    """Of two sections alike but for using the reader's word or its alias, the reader's wins."""
+    index = load_index(
+        build_index(
+            [
+                Section("/a.html", "A", "Directory tools", "Make a directory."),
+                Section("/b.html", "B", "Folder tools", "Make a folder."),
+            ]
+        )
+    )
+    assert [hit.section.address for hit in index.search("folder")] == ["/b.html", "/a.html"]
+
+
+def test_release_notes_rank_below_the_same_match_unless_asked_about_changes() -> None:
+    """A changelog page loses a tie to a guide page, but not when the question is about changes."""
+    text = "Retry a failed job with exponential backoff."
+    index = load_index(
+        build_index(
+            [
+                Section("/whatsnew/2.0.html", "Retries", "Retries", text),
+                Section("/guide/retries.html", "Retries", "Retries", text),
+            ]
+        )
+    )
+    assert index.search("retry backoff")[0].section.page == "/guide/retries.html"
+    assert index.search("what is new in retry backoff")[0].section.page == "/whatsnew/2.0.html"
+
+
+def test_sections_other_pages_link_to_rank_first_among_equals() -> None:
+    """Of two same-named entries, the one the docs cross-reference ranks first."""
+    index = load_index(
+        build_index(
+            [
+                Section("/a.html#round", "A", "round", "round(number) rounds a number."),
+                Section("/b.html#round", "B", "round", "round(number) rounds a number.", links=5),
+            ]
+        )
+    )
+    assert [hit.section.address for hit in index.search("round")] == [
+        "/b.html#round",
+        "/a.html#round",
+    ]
 
 
 def test_prefix_keeps_only_that_scope() -> None:
@@ -103,7 +160,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 1
+    assert payload["format"] == 2
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
@@ -140,13 +197,14 @@ def _broken(path: tuple[object, ...], value: object) -> dict[str, object]:
     ("payload", "message"),
     [
         ([], "JSON object"),
-        ({"format": 2}, "format 2"),
+        ({"format": 1}, "format 1"),
         (_broken(("version",), ""), "no version"),
         (_broken(("pages",), {"a": 1}), "'pages'"),
         (_broken(("pages", 0), ["/p.html", "P"]), "'pages'"),
         (_broken(("sections", 0), [0, "", "T"]), "'sections'"),
         (_broken(("sections", 0, 0), 999), "'sections'"),
         (_broken(("sections", 0, 7), -1), "'sections'"),
+        (_broken(("sections", 0, 8), True), "'sections'"),
         (_broken(("terms",), ["json"]), "'terms'"),
         (_broken(("terms", "json"), 5), "'terms'"),
     ],
@@ -157,8 +215,15 @@ def test_malformed_payloads_are_rejected_on_load(payload: object, message: str) 
         load_index(payload)
 
 
-@pytest.mark.parametrize(("postings", "message"), [("1 x", "corrupt"), ("3", "corrupt"),
-                                                    ("9999 8", "past the sections")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("postings", "message"),
+    [
+        ("1x2", "corrupt"),
+        ("3", "corrupt"),
+        ("  ", "corrupt"),
+        (chr(48 + 9999) + "8", "past the sections"),
+    ],
+)
 def test_corrupt_postings_fail_on_search(postings: str, message: str) -> None:
     """Postings are decoded lazily; damage is reported when a query reaches it."""
     index = load_index(_broken(("terms", "json"), postings))

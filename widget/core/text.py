@@ -12,7 +12,7 @@ stemmed, so an exact name outranks its parts appearing apart::
     >>> terms("Reading files with os.path.join")
     ['read', 'file', 'with', 'os.path.join', 'os.path', 'os', 'path', 'join']
     >>> terms("JSONDecoder.__init__")
-    ['jsondecoder.__init__', 'jsondecoder', 'json', 'decoder', 'init']
+    ['jsondecoder.__init__', 'jsondecoder', '__init__', 'json', 'decoder', 'init']
     >>> terms("How do I get the URLs?")
     ['get', 'url']
     >>> terms("f-strings and python -m")
@@ -20,11 +20,23 @@ stemmed, so an exact name outranks its parts appearing apart::
 
 Python keywords (``with``, ``is``, ``not``…) are deliberately not stopwords:
 readers ask about them, and BM25's idf already gives common words little weight.
+
+A question is read a little differently from a page (:func:`query_terms`):
+words of question phrasing ("use", "difference between") count for less, a
+few reader words also look for the word docs use instead ("dict" for
+"dictionary", "folder" for "directory"), and operators typed on their own
+(``==``, ``:=``) become the words docs use for them::
+
+    >>> [(q.term, q.aliases, q.weight) for q in query_terms("use a dict folder")]
+    [('us', (), 0.3), ('dict', ('dictionari',), 1.0), ('folder', ('directori',), 1.0)]
+    >>> [q.term for q in query_terms("is vs ==")]
+    ['is', 'vs', 'equal', 'comparison']
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 #: A word, a dotted name (``os.path.join``, ``3.11``), a hyphenated compound
@@ -63,8 +75,13 @@ def word_terms(word: str) -> tuple[str, ...]:
     if whole in STOPWORDS or (len(parts) == 1 and parts[0].lower() == whole):
         return _word_term(whole)
     if "." in whole or not _COMPOUND.fullmatch(whole):
+        # A dotted name's prefixes, and its own name without its owner: readers
+        # type ``__add__`` or ``find_module`` for ``object.__add__``.
         pieces = whole.split(".")
         out = [".".join(pieces[:n]) for n in range(len(pieces), 0, -1)]
+        name = word.rpartition(".")[2]
+        if "." in word and _parts(name) != [name]:
+            out.append(name.lower())
     else:  # a compound's words are stemmed, so "f-strings" meets "f-string"
         out = ["-".join(stem(piece) for piece in whole.split("-"))]
     for part in parts:
@@ -159,3 +176,67 @@ def stem(word: str) -> str:
     if word.endswith("ll") and _measure(word) > 1:
         word = word[:-1]
     return word
+
+
+# --- Questions: the same terms, weighted and widened for how readers ask.
+
+#: How much a word of question phrasing counts, relative to a content word.
+QUESTION_WEIGHT = 0.3
+
+# Words that frame a question rather than say what it is about ("how to *use*
+# f-strings", "what is the *difference between* a and b", "how do decorators
+# *work*"). Kept as terms, since "use" or "work" can be the topic, but weak.
+_QUESTION_WORDS = """use using work way difference between vs versus mean meaning explain
+    possible proper correct best need want something"""
+
+# Reader word: the words docs use for it. Short and general on purpose: the
+# abbreviations, everyday words and operators of programming that any docs
+# site shares, never one site's vocabulary or one question's words. A reader's
+# own word still counts most (aliases are alternatives at ALIAS_WEIGHT, see
+# docs_index), so an alias helps only sections that lack the reader's word.
+_ALIASES = """
+    dict: dictionary | dictionary: dict | str: string | string: str
+    int: integer | integer: int | bool: boolean | func: function
+    args: argument | kwargs: keyword | param: parameter | var: variable
+    len: length | env: environment | config: configuration
+    folder: directory | dir: directory | make: create | exists: isfile | pause: sleep
+    """
+#: Operators a reader may type on their own (``is vs ==``): read as these words.
+_SYMBOLS = """
+    ==: equal comparison | !=: not equal | :=: assignment expression | **: power
+    //: floor division | %: modulo | @: decorator | ->: return annotation | ...: ellipsis
+    """
+#: A symbol of ``_SYMBOLS`` standing alone, or ``@`` before a name (``@property``).
+SYMBOL = re.compile(r"(?<![^\s'\"`(])(?:==|!=|:=|->|\*\*|//|%|\.\.\.)(?![^\s'\"`)?,])|@(?=\w)")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerm:
+    """One term of a question: what it matches, its alternatives, how much it counts."""
+
+    term: str
+    aliases: tuple[str, ...] = ()
+    weight: float = 1.0
+
+
+def _table(text: str) -> dict[str, str]:
+    """``"key: words | key: words"`` (or one entry per line) as a dict."""
+    entries = (entry.partition(": ") for entry in re.split(r"[|\n]", text) if entry.strip())
+    return {key.strip(): words.strip() for key, _, words in entries}
+
+
+QUESTION_WORDS = frozenset(terms(_QUESTION_WORDS))
+ALIASES = {terms(key)[0]: tuple(terms(words)) for key, words in _table(_ALIASES).items()}
+SYMBOLS = _table(_SYMBOLS)
+_QUERY_TOKEN = re.compile(f"{SYMBOL.pattern}|{WORD.pattern}")
+
+
+def query_terms(question: str) -> list[QueryTerm]:
+    """The terms of a reader's question, each once, in order (see the module doc)."""
+    found: dict[str, QueryTerm] = {}
+    for match in _QUERY_TOKEN.finditer(question):
+        word = match.group()
+        for term in terms(SYMBOLS[word]) if word in SYMBOLS else word_terms(word):
+            weight = QUESTION_WEIGHT if term in QUESTION_WORDS else 1.0
+            found.setdefault(term, QueryTerm(term, ALIASES.get(term, ()), weight))
+    return list(found.values())
