@@ -1,10 +1,10 @@
 """One exception tree for the panel; every message says how to fix the problem.
 
-    >>> try:
-    ...     raise ConfigError("gate: expected a number from 0 to 1, got 'high'")
-    ... except WidgetError as err:
-    ...     print(err)
-    gate: expected a number from 0 to 1, got 'high'
+>>> try:
+...     raise ConfigError("gate: expected a number from 0 to 1, got 'high'")
+... except WidgetError as err:
+...     print(err)
+gate: expected a number from 0 to 1, got 'high'
 """
 
 
