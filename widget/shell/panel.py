@@ -349,9 +349,9 @@ class Panel:
         self.set_session(reply["session"])
 
     async def normalize(self, lock):
-        value = json.loads(await self.worker.normalize(self.local.get(self.keys["history"])))
-        if value["value"] is not None:
-            self.local.set(self.keys["history"], value["value"])
+        value = await self.worker.normalize(self.local.get(self.keys["history"]))
+        if value is not None:
+            self.local.set(self.keys["history"], value)
 
     def set_scopes(self, scopes):
         self.scopes = scopes
@@ -381,13 +381,11 @@ class Panel:
         # and bench/run.py see how long a write takes at a full archive.
         started = window.performance.now()
         key = self.keys["history"]
-        reply = json.loads(await self.worker.save(self.local.get(key)))
-        if reply.get("error"):
-            window.console.warn("docs-panel: " + reply["error"])
-        value = reply["value"]
+        # The archive string goes through as it is, never through json here.
+        first = value = await self.worker.save(self.local.get(key))
         while value is not None and not self.local.set(key, value):
-            value = json.loads(await self.worker.evict(value))["value"]
-        if value is None and reply["value"] is not None:
+            value = await self.worker.evict(value)
+        if value is None and first is not None:
             window.console.warn("docs-panel: this answer is too large to keep on this device")
         window.performance.measure(
             "docs-panel:history-write", to_js({"start": started, "end": window.performance.now()})
@@ -506,22 +504,17 @@ class Panel:
         self.input.focus()
 
     async def delete_conversation(self, conversation_id):
-        replies = []
-
         async def write(lock):
             key = self.keys["history"]
-            reply = json.loads(
-                await self.worker.delete_conversation(self.local.get(key), conversation_id)
-            )
-            if reply["value"] is not None:
-                self.local.set(key, reply["value"])
-            replies.append(reply)
+            value = await self.worker.delete_conversation(self.local.get(key), conversation_id)
+            if value is not None:
+                self.local.set(key, value)
 
         await locked(self.lock_name, write)
-        reply = replies[0]
-        if reply["cleared"]:
+        if self.session is not None and self.session["id"] == conversation_id:
+            # It was on screen: the worker let it go too; the panel empties.
             self.show_empty()
-        self.set_session(reply["session"])
+            self.set_session(json.loads(await self.worker.new_chat())["session"])
         await self.show_history()
 
     async def delete_all(self):

@@ -6,7 +6,7 @@ strings, so nothing but plain values crosses between Pyodide and MicroPython::
     reply = json.loads(await worker.start(config_json, "en", index_url))
     reply["errors"]                     # one message per bad config key
     json.loads(await worker.ask("how do I retry a job", "api"))["turn"]["results"]
-    json.loads(await worker.save(localStorage.getItem(reply["keys"]["history"])))["value"]
+    await worker.save(localStorage.getItem(reply["keys"]["history"]))   # str to store, or None
 
 The worker holds this tab's current conversation; every write merges it into
 what another tab may have stored meanwhile (``history.upsert``).
@@ -121,14 +121,14 @@ def restore(history_raw: str | None, session_raw: str | None) -> str:
     )
 
 
-def normalize(history_raw: str | None) -> str:
+def normalize(history_raw: str | None) -> str | None:
     """The archive in the current schema, to write back; None when it is fine as it is."""
     loaded = load_archive(history_raw)
     if not loaded.needs_rewrite:
-        return _reply(value=None)
+        return None
     bounds = _state().config.history
     archive = apply_bounds(loaded.archive, max_conversations=bounds.max, max_bytes=bounds.max_bytes)
-    return _reply(value=dump_archive(archive))
+    return dump_archive(archive)
 
 
 def redact(text: str) -> str:
@@ -157,27 +157,27 @@ def ask(question: str, scope_id: str) -> str:
     return _reply(turn=turn_view(turn, state.index), session=_session())
 
 
-def save(history_raw: str | None) -> str:
-    """The archive with this tab's conversation merged in and bounds applied."""
+def save(history_raw: str | None) -> str | None:
+    """The archive with this tab's conversation merged in and bounds applied (None: no write)."""
     state = _state()
     if state.conversation is None or not state.config.history.enabled:
-        return _reply(value=None)
+        return None
     bounds = state.config.history
     try:
-        written = upsert(
+        return upsert(
             history_raw,
             state.conversation,
             max_conversations=bounds.max,
             max_bytes=bounds.max_bytes,
-        )
-    except StorageError as err:
-        return _reply(value=None, error=str(err))
-    return _reply(value=written.value)
+        ).value
+    except StorageError as err:  # a newer version's archive: never overwrite it
+        js.console.warn(f"docs-panel: {err}")
+        return None
 
 
-def evict(value: str) -> str:
+def evict(value: str) -> str | None:
     """A smaller archive after a full quota; None when only this turn is left."""
-    return _reply(value=evict_one_more(value))
+    return evict_one_more(value)
 
 
 def conversations(history_raw: str | None) -> str:
@@ -211,17 +211,16 @@ def new_chat() -> str:
     return _reply(session=_session())
 
 
-def delete_conversation(history_raw: str | None, conversation_id: str) -> str:
-    """The archive without that conversation; if it is on screen, the panel empties."""
+def delete_conversation(history_raw: str | None, conversation_id: str) -> str | None:
+    """The archive without that conversation (None: leave it); one on screen is let go."""
     state = _state()
-    on_screen = state.conversation is not None and state.conversation.id == conversation_id
-    if on_screen:
+    if state.conversation is not None and state.conversation.id == conversation_id:
         state.conversation = None
     try:
-        value = delete(history_raw, conversation_id)
+        return delete(history_raw, conversation_id)
     except StorageError as err:
-        return _reply(value=None, error=str(err), cleared=on_screen, session=_session())
-    return _reply(value=value, cleared=on_screen, session=_session())
+        js.console.warn(f"docs-panel: {err}")
+        return None
 
 
 def delete_all() -> str:
