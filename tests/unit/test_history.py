@@ -28,7 +28,6 @@ from widget.core.history import (
     Turn,
     apply_bounds,
     delete,
-    delete_all,
     dump_archive,
     evict_one_more,
     listing,
@@ -372,11 +371,6 @@ def test_delete_removes_only_that_conversation() -> None:
     assert ids(load_archive(delete(raw, "a")).archive) == ["b"]
     assert delete(raw, "zzz") == raw
     assert load_archive(delete(None, "a")).archive == Archive()
-
-
-def test_delete_all_removes_the_key() -> None:
-    """Delete all writes nothing: the shell removes the key."""
-    assert delete_all() is None
 
 
 def test_evict_one_more_shrinks_until_only_the_newest_turn_is_left() -> None:

@@ -581,11 +581,6 @@ def delete(raw: str | None, conversation_id: str) -> str:
     return dump_archive(Archive(kept))
 
 
-def delete_all() -> str | None:
-    """What "Delete all" writes: None, meaning remove the key (nothing is kept)."""
-    return None
-
-
 def evict_one_more(raw_value: str) -> str | None:
     """A smaller value to retry with after the browser refused ``raw_value`` as over quota.
 
