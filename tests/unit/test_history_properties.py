@@ -142,6 +142,16 @@ def fits_alone(conversation: Conversation, turn: Turn, max_bytes: int) -> bool:
     return utf16_bytes(dump_archive(Archive((alone,)))) <= max_bytes
 
 
+def storable_turns(conversation: Conversation, max_bytes: int) -> tuple[Turn, ...]:
+    """The conversation's turns that could be stored at all under ``max_bytes``."""
+    return tuple(turn for turn in conversation.turns if fits_alone(conversation, turn, max_bytes))
+
+
+def assert_newest_of(kept: Conversation, storable: tuple[Turn, ...]) -> None:
+    """``kept`` holds the newest of the storable turns, in order."""
+    assert kept.turns == storable[len(storable) - len(kept.turns) :]
+
+
 @unhurried
 @given(
     archives,
@@ -152,8 +162,8 @@ def fits_alone(conversation: Conversation, turn: Turn, max_bytes: int) -> bool:
 def test_bounds_hold_after_upsert(
     before: Archive, mine: Conversation, max_conversations: int, max_bytes: int
 ) -> None:
-    """After any upsert both bounds hold, eviction takes the least recent, and the written
-    conversation keeps its newest turns that fit (the turn being written among them,
+    """After any upsert both bounds hold, the others keep their order, and each kept
+    conversation has its newest turns that fit (the turn being written among them,
     unless it alone exceeds the ceiling)."""
     assume(before.find(mine.id) is None)
     written = upsert(
@@ -163,20 +173,21 @@ def test_bounds_hold_after_upsert(
     assert written.value == dump_archive(written.archive)
     assert len(stored) <= max_conversations
     assert utf16_bytes(written.value) <= max_bytes
-    storable = tuple(turn for turn in mine.turns if fits_alone(mine, turn, max_bytes))
+    storable = storable_turns(mine, max_bytes)
     if storable:
         kept = stored[0]
         assert kept.id == mine.id
-        assert kept.turns == storable[len(storable) - len(kept.turns) :]
+        assert_newest_of(kept, storable)
         assert (mine.turns[-1] in kept.turns) is (mine.turns[-1] in storable)
         others = stored[1:]
     else:
         others = stored
-    # Others keep their order; one that alone exceeds the ceiling keeps its newest turns.
-    originals = before.conversations[: len(others)]
-    assert [c.id for c in others] == [c.id for c in originals]
-    for kept_other, original in zip(others, originals, strict=True):
-        assert kept_other.turns == original.turns[len(original.turns) - len(kept_other.turns) :]
+    # Others keep their order (any left out, never reordered); one too big for the
+    # ceiling keeps its newest turns that fit.
+    originals = iter(before.conversations)
+    for kept_other in others:
+        original = next(c for c in originals if c.id == kept_other.id)
+        assert_newest_of(kept_other, storable_turns(original, max_bytes))
 
 
 @unhurried
