@@ -24,7 +24,7 @@ def test_launcher_shows_before_any_runtime_loads(page: Page, site: Site, watch: 
     expect(page.get_by_role("region", name="Docs assistant")).to_have_count(0)
 
 
-def test_ask_before_ready_then_follow_a_result(page: Page, site: Site, watch: Watch) -> None:
+def test_ask_before_ready_then_follow_a_result(page: Page, site: Site) -> None:
     """A question typed while the worker boots is answered once it is ready, with working links."""
     page.goto(site.url)
     open_panel(page)
@@ -47,7 +47,6 @@ def test_ask_before_ready_then_follow_a_result(page: Page, site: Site, watch: Wa
     if anchor:
         expect(page.locator(f"[id='{anchor}']")).to_be_attached()
     expect(page.get_by_role("heading").first).to_be_visible()
-    assert not [url for url in watch.requests if "cdn" in url or "jsdelivr" in url]
 
 
 def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:
