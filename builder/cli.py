@@ -3,6 +3,10 @@
     python build.py --site path/to/built/html        # → path/to/built/html/docs-panel/
     python build.py --site docs/ --out public/docs-panel --base /
     python build.py serve                            # demo site on http://127.0.0.1:8000/
+    python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
+
+``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
+demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
 
 Bad input gets one clear line on stderr and exit status 1; the previous output
 folder is only replaced once the new one is complete.
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import shutil
 import sys
 import time
@@ -19,23 +24,33 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from builder.bundle import ROOT, bundle_files, with_gzip_twins
+from builder.demo_answers import demo_reply
 from builder.demo_site import render_site
 from builder.extract import extract_site
 from builder.publish import publish
-from builder.serve import make_server
+from builder.serve import CHAT_PATH, make_server
 from widget.core.docs_index import Section, build_index
 from widget.core.errors import WidgetError
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"
 PANEL_FOLDER = "docs-panel"
-DEMO_HEAD = """<script>
-  window.docsPanel = {
-    chat: false,
-    scopes: [{ id: "all", label: "All docs" }, { id: "api", label: "API", prefix: "/api/" }],
-  };
-</script>
-<script src="/docs-panel/embed.js" async></script>"""
+DEMO_SCOPES = [{"id": "all", "label": "All docs"}, {"id": "api", "label": "API", "prefix": "/api/"}]
+
+
+def demo_head(endpoint: str | None, model: str | None = None) -> str:
+    """The demo pages' panel snippet: answers from ``endpoint``, or search results only."""
+    config: dict[str, object] = {"chat": endpoint is not None, "scopes": DEMO_SCOPES}
+    if endpoint is not None:
+        config["endpoint"] = endpoint
+    if model is not None:
+        config["model"] = model
+    # "</" would end the script element early.
+    config_js = json.dumps(config).replace("</", "<\\/")
+    return (
+        f"<script>\n  window.docsPanel = {config_js};\n</script>\n"
+        '<script src="/docs-panel/embed.js" async></script>'
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -79,20 +94,27 @@ def build(site: Path, out: Path | None = None, base: str = "/") -> BuildReport:
     )
 
 
-def build_demo(dest: Path = DEMO_BUILD) -> BuildReport:
-    """Render site_demo's Markdown to HTML pages and bundle the panel into them."""
+def build_demo(
+    dest: Path = DEMO_BUILD, *, endpoint: str | None = None, model: str | None = None
+) -> BuildReport:
+    """Render site_demo's Markdown to HTML pages and bundle the panel into them.
+
+    ``endpoint`` None builds the panel with search results only (``chat: false``).
+    """
     if dest.exists():
         shutil.rmtree(dest)
-    render_site(DEMO_SOURCE, dest, head_snippet=DEMO_HEAD)
+    render_site(DEMO_SOURCE, dest, head_snippet=demo_head(endpoint, model))
     return build(dest)
 
 
-def serve(host: str, port: int) -> None:
-    print(build_demo().summary())
-    server = make_server(DEMO_BUILD, host=host, port=port)
+def serve(host: str, port: int, endpoint: str | None = None, model: str | None = None) -> None:
+    """Build the demo and serve it; answers come from ``endpoint`` or the demo endpoint."""
+    print(build_demo(endpoint=endpoint or CHAT_PATH, model=model).summary())
+    server = make_server(DEMO_BUILD, host=host, port=port, chat=None if endpoint else demo_reply)
+    answers = f"answers from {endpoint}" if endpoint else "demo answers (no model)"
     print(
         f"Serving the demo docs with the panel on http://{host}:{server.server_port}/"
-        " (Ctrl+C stops)"
+        f" with {answers} (Ctrl+C stops)"
     )
     try:
         server.serve_forever()
@@ -110,10 +132,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--base", default="/", help="URL path the site is served under")
     parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
+    parser.add_argument(
+        "--endpoint",
+        help="serve: an OpenAI-compatible chat completions URL to answer with "
+        "(default: the demo endpoint, extracts from the docs, no model)",
+    )
+    parser.add_argument("--model", help="serve: the model name to send with --endpoint")
     args = parser.parse_args(argv)
     try:
         if args.command == "serve":
-            serve(args.host, args.port)
+            if args.endpoint and not args.endpoint.startswith(("http://", "https://")):
+                raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")
+            serve(args.host, args.port, args.endpoint, args.model)
             return 0
         if args.site is None:
             parser.error("--site DIR is required (or use `serve` for the demo)")

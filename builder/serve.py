@@ -7,6 +7,12 @@ versioned files and revalidation (ETag) for the rest::
 
     server = make_server(Path("site_demo/_build"), port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+
+Given a ``chat`` handler, it also answers ``POST /api/chat`` the way a model
+server does: the handler gets the request body and returns a :class:`ChatReply`
+whose chunks are sent as they come (chunked transfer encoding, flushed one by
+one). A handler whose chunks raise :class:`DropConnection` cuts the connection
+mid-body, which a browser sees as a network error.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,12 +44,32 @@ COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
 # runtime/pyodide-314.0.8/... and name.0123456789.ext never change under the same URL.
 _IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}\.\w+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
+CHAT_PATH = "/api/chat"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReply:
+    """What the chat endpoint sends: a status, then the body as it is produced."""
+
+    status: int
+    chunks: Iterable[bytes]
+    content_type: str = "text/event-stream; charset=utf-8"
+
+
+class DropConnection(Exception):
+    """Raised by a reply's chunks: close the connection without finishing the body."""
+
+
+ChatHandler = Callable[[bytes], ChatReply]
 
 
 class StaticHandler(BaseHTTPRequestHandler):
     root: Path
+    chat: ChatHandler | None = None
     quiet = True
     server_version = "docs-panel"
+    # 1.1 for chunked chat replies; every other reply carries its Content-Length.
+    protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
@@ -52,6 +80,29 @@ class StaticHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self._send(head=False)
+
+    def do_POST(self) -> None:
+        chat = type(self).chat
+        if chat is None or urlsplit(self.path).path != CHAT_PATH:
+            self.send_error(HTTPStatus.NOT_FOUND if chat is None else HTTPStatus.METHOD_NOT_ALLOWED)
+            return
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        reply = chat(body)
+        self.send_response(reply.status)
+        self.send_header("Content-Type", reply.content_type)
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for chunk in reply.chunks:
+                if chunk:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+        except DropConnection:
+            self.close_connection = True
+        except (BrokenPipeError, ConnectionResetError):  # the reader stopped or left
+            self.close_connection = True
 
     def _resolve(self) -> Path | None:
         path = unquote(urlsplit(self.path).path)
@@ -96,7 +147,15 @@ class StaticHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def make_server(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
-    """A threaded server for ``root``; ``port=0`` picks a free port (see ``server_port``)."""
-    handler = type("Handler", (StaticHandler,), {"root": root.resolve()})
-    return ThreadingHTTPServer((host, port), handler)
+def make_server(
+    root: Path, *, host: str = "127.0.0.1", port: int = 8000, chat: ChatHandler | None = None
+) -> ThreadingHTTPServer:
+    """A threaded server for ``root``; ``port=0`` picks a free port (see ``server_port``).
+
+    ``chat`` answers ``POST /api/chat``; without it, POST is not found.
+    """
+    answers = staticmethod(chat) if chat else None
+    handler = type("Handler", (StaticHandler,), {"root": root.resolve(), "chat": answers})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True  # a kept-alive or streaming connection never blocks exit
+    return server

@@ -9,12 +9,13 @@ import pytest
 from markdown_it.utils import read_fixture_file
 
 from widget.core.errors import ConfigError
-from widget.core.render import CLEANER, RenderUpdate, StreamingRenderer, render_answer
+from widget.core.render import CLEANER, Cite, RenderUpdate, StreamingRenderer, render_answer
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "render"
 CASES = read_fixture_file(FIXTURES / "cases.txt")
 XSS = read_fixture_file(FIXTURES / "xss.txt")
 CLEANER_CASES = read_fixture_file(FIXTURES / "cleaner.txt")
+CITATION_CASES = read_fixture_file(FIXTURES / "citations.txt")
 SITE = "https://docs.example.org"
 PAGES = frozenset(
     {"/", "/index.html", "/library/json.html", "/guide/%C3%A9.html", "/tutorial/intro.html"}
@@ -34,8 +35,13 @@ SAME_SITE_SRC = re.compile(r"/(?![/\\])")
 LANGUAGE_CLASS = re.compile(r"language-[a-z0-9+-]+")
 
 
-def render(markdown: str) -> str:
-    return render_answer(markdown, site_origin=SITE, page_exists=PAGES.__contains__)
+# What citations.txt and the XSS checks cite: [1] a page in the index, [2] a page that
+# is gone, [3] a root-relative path that tries to leave the site.
+CITES = {1: "/library/json.html#basic", 2: "/gone.html#x", 3: "//evil.example/x"}
+
+
+def render(markdown: str, cite: Cite | None = None) -> str:
+    return render_answer(markdown, site_origin=SITE, page_exists=PAGES.__contains__, cite=cite)
 
 
 def ids(cases: list[list[str]]) -> list[str]:
@@ -88,8 +94,10 @@ def unsafe_parts(html: str) -> list[str]:
                 problems.append(f"href {text!r}")
             elif name == "src" and not SAME_SITE_SRC.match(text):
                 problems.append(f"src {text!r} off the site")
-            elif name == "class" and not LANGUAGE_CLASS.fullmatch(text):
-                problems.append(f"class {text!r}")
+            elif name == "class" and not (
+                LANGUAGE_CLASS.fullmatch(text) if tag == "code" else tag == "a" and text == "cite"
+            ):
+                problems.append(f"class {text!r} on <{tag}>")
         leaves_site = not SAME_SITE_SRC.match(attrs.get("href") or "/")
         if tag == "a" and leaves_site and attrs.get("target") != "_blank":
             problems.append(f"external link without target: {attrs}")
@@ -143,6 +151,23 @@ def test_xss_corpus_is_large_enough() -> None:
 def test_xss_payload_output_is_safe(line: int, title: str, markdown: str, expected: str) -> None:
     """No payload yields a disallowed tag, attribute, link scheme or outside image."""
     assert unsafe_parts(render(markdown)) == []
+    assert unsafe_parts(render(f"{markdown} [1] [3]", cite=CITES.get)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "title", "markdown", "expected"), CITATION_CASES, ids=ids(CITATION_CASES)
+)
+def test_citation_renders_as_expected(line: int, title: str, markdown: str, expected: str) -> None:
+    """[n] links to the cited section only where it is a live, same-site page."""
+    assert render(markdown, cite=CITES.get) == expected
+
+
+def test_streamed_citations_match_whole_render() -> None:
+    """Citations split across deltas link the same as in a whole render."""
+    text = "".join(case[2] for case in CITATION_CASES)
+    renderer = StreamingRenderer(site_origin=SITE, page_exists=PAGES.__contains__, cite=CITES.get)
+    updates = [renderer.feed(piece) for piece in pieces(text, seed=7)]
+    assert assembled([*updates, renderer.finish()]) == render(text, cite=CITES.get)
 
 
 @pytest.mark.parametrize(("line", "title", "markdown", "expected"), XSS, ids=ids(XSS))
@@ -181,7 +206,7 @@ def test_safety_check_catches_unsafe_html() -> None:
         "attribute id on <p>",
         "external link without target: {'href': 'https://python.org'}",
         "external link without rel: {'href': 'https://python.org'}",
-        "class 'x y'",
+        "class 'x y' on <code>",
         "tag <script>",
     ]
     assert unsafe_parts('<a href="java\tscript:x">a</a>') == [

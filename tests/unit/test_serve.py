@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import http.client
 import threading
 import urllib.error
 import urllib.request
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.serve import IMMUTABLE, make_server
+from builder.serve import IMMUTABLE, ChatReply, DropConnection, make_server
 
 
 @pytest.fixture
@@ -74,3 +75,49 @@ def test_no_escape_from_the_root(base: str) -> None:
     """Paths that climb out of the served folder are not found."""
     assert get(base + "/../secret.txt")[0] == 404
     assert get(base + "/%2e%2e/secret.txt")[0] == 404
+
+
+@pytest.fixture
+def chat_base(tmp_path: Path) -> Iterator[str]:
+    def chat(body: bytes) -> ChatReply:
+        def chunks() -> Iterator[bytes]:
+            yield b"data: " + body + b"\n\n"
+            if body == b"drop":
+                raise DropConnection
+            yield b"data: [DONE]\n\n"
+
+        return ChatReply(200, chunks())
+
+    server = make_server(tmp_path, port=0, chat=chat)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def post(url: str, body: bytes) -> urllib.request.Request:
+    return urllib.request.Request(url, data=body, method="POST")
+
+
+def test_chat_replies_stream_chunked(chat_base: str) -> None:
+    """POST /api/chat gets the handler's chunks, event-stream typed, never cached."""
+    with urllib.request.urlopen(post(chat_base + "/api/chat", b"hi")) as response:
+        assert response.headers["Content-Type"] == "text/event-stream; charset=utf-8"
+        assert response.headers["Transfer-Encoding"] == "chunked"
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.read() == b"data: hi\n\ndata: [DONE]\n\n"
+
+
+def test_a_dropped_chat_reply_is_an_incomplete_body(chat_base: str) -> None:
+    """DropConnection cuts the body off without its last chunk: a network error to clients."""
+    response = urllib.request.urlopen(post(chat_base + "/api/chat", b"drop"))
+    with response, pytest.raises(http.client.IncompleteRead):
+        response.read()
+
+
+def test_post_elsewhere_or_without_a_handler_is_refused(chat_base: str, base: str) -> None:
+    """Only /api/chat takes POST, and only when the server has an answer handler."""
+    for url, status in ((chat_base + "/other", 405), (base + "/api/chat", 404)):
+        with pytest.raises(urllib.error.HTTPError) as raised:
+            urllib.request.urlopen(post(url, b"{}"))
+        assert raised.value.code == status

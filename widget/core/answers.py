@@ -1,24 +1,123 @@
 """From a reader's question to a turn, and from a turn to what the panel shows.
 
-For now an answer is the list of best-matching sections (the ``chat: false``
-behaviour of DESIGN 6), searched within the scope the reader picked; the gate
-numbers are kept on the turn for feedback reports::
+A question first becomes a :class:`Plan`: the best sections for it within the
+reader's scope, the gate numbers, and the numbered context the model would see
+(on a follow-up, also the sections the previous answer cited, looked up again in
+the current index). Then either the gate is open and the model is asked, or the
+answer is the list of matching sections::
 
-    turn = results_turn(index, config, "retry a failed job", "api", asked_at=t0, finished_at=t1)
-    turn.results[0].address          # "/api/jobs.html#retry-a-job"
-    turn_view(turn, index)           # plain dict for the shell, as JSON
+    plan = plan_answer(index, config, "retry a failed job", scope_id="api")
+    if config.chat and plan.gate_open:
+        body = chat_request(plan, config, previous=conversation)   # POST to the endpoint
+        turn = plan.answer_turn("Call `retry()` [1].", "done", asked_at=t0, finished_at=t1)
+        turn.sources      # (Source("/api/jobs.html#retry", "Retry a job", ref=1),)
+    else:
+        turn = plan.results_turn(asked_at=t0, finished_at=t1)
+    turn_view(turn, index, "https://docs.example.org")   # plain dict for the shell
 
-Views are recomputed from the stored turn against the current index every time,
-never stored.
+Views are recomputed from the stored turn against the current index every
+time, never stored: a citation of a page that is gone comes back as text.
 """
 
 from __future__ import annotations
 
-from widget.core.config import Config
-from widget.core.docs_index import DocsIndex
-from widget.core.history import Gate, ResultItem, Turn
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
 
-MAX_RESULTS = 6
+from widget.core.config import Config
+from widget.core.docs_index import DocsIndex, Hit, Section
+from widget.core.history import Conversation, Gate, ResultItem, Source, Status, Turn
+from widget.core.render import CITATION, render_answer
+
+MAX_RESULTS: Final = 6
+"""Search results shown when the answer is a list of sections."""
+CONTEXT_SECTIONS: Final = 5
+"""Retrieved sections numbered in the prompt."""
+PRIMED_SECTIONS: Final = 3
+"""Sections the previous answer cited, added on a follow-up."""
+SECTION_CHARS: Final = 1_500
+"""Text of one section in the prompt; the start of a section carries its point."""
+HISTORY_TURNS: Final = 3
+"""Earlier questions and answers of the conversation sent with a follow-up."""
+HISTORY_ANSWER_CHARS: Final = 1_200
+"""Characters of each earlier answer sent along."""
+FALLBACK_SOURCES: Final = 3
+"""Sources listed for an answer that cites nothing: the sections it was drawn from."""
+
+SYSTEM_PROMPT: Final = (
+    "You answer questions about this documentation site, using only the numbered sections "
+    "below. After each statement, cite the sections it comes from as [n], e.g. [1] or [2][3]. "
+    "If the sections do not answer the question, say so in one sentence and do not guess. "
+    "Answer in Markdown, briefly, in the language of the question."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a question retrieved: results, gate numbers and the model's numbered context.
+
+    ``question`` and ``quote`` are already redacted. ``context[n - 1]`` is section
+    ``[n]`` of the prompt.
+    """
+
+    question: str
+    quote: str
+    scope: str | None
+    hits: tuple[Hit, ...]
+    gate: Gate
+    context: tuple[Section, ...]
+
+    @property
+    def gate_open(self) -> bool:
+        """Whether retrieval found enough to ask the model at all."""
+        return bool(self.context) and self.gate.top_score >= self.gate.threshold
+
+    def cite(self, n: int) -> str | None:
+        """The address of section ``[n]`` of the prompt, if there is one."""
+        return self.context[n - 1].address if 1 <= n <= len(self.context) else None
+
+    @property
+    def context_sources(self) -> tuple[Source, ...]:
+        """The numbered context as sources, ``ref`` being each section's number."""
+        return tuple(
+            Source(address=s.address, title=_title(s), ref=n)
+            for n, s in enumerate(self.context, start=1)
+        )
+
+    def answer_turn(self, answer: str, status: Status, *, asked_at: int, finished_at: int) -> Turn:
+        """The model's answer (whole, or as far as it got) as a turn, with its sources."""
+        turn = self.results_turn(asked_at=asked_at, finished_at=finished_at)
+        return replace(
+            turn,
+            answer=answer,
+            status=status,
+            results=(),
+            sources=cited_sources(answer, self.context_sources),
+        )
+
+    def results_turn(self, *, asked_at: int, finished_at: int) -> Turn:
+        """The matching sections as the answer (no model, closed gate, failed model)."""
+        return Turn(
+            question=self.question,
+            quote=self.quote,
+            answer="",
+            status="results",
+            asked_at=asked_at,
+            finished_at=finished_at,
+            scope=self.scope,
+            gate=self.gate,
+            results=tuple(
+                ResultItem(
+                    address=hit.section.address, title=_title(hit.section), snippet=hit.snippet
+                )
+                for hit in self.hits
+            ),
+        )
+
+
+def _title(section: Section) -> str:
+    return section.title or section.page_title
 
 
 def scope_prefix(config: Config, scope_id: str | None) -> str | None:
@@ -29,44 +128,120 @@ def scope_prefix(config: Config, scope_id: str | None) -> str | None:
     return None
 
 
-def results_turn(
+def plan_answer(
     index: DocsIndex,
     config: Config,
     question: str,
-    scope_id: str | None,
     *,
-    asked_at: int,
-    finished_at: int,
-) -> Turn:
-    """Answer ``question`` (already redacted) with the best sections in the scope."""
-    hits = index.search(question, prefix=scope_prefix(config, scope_id), limit=MAX_RESULTS)
-    return Turn(
+    scope_id: str | None,
+    quote: str = "",
+    previous: Conversation | None = None,
+) -> Plan:
+    """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up."""
+    query = f"{question} {quote}" if quote else question
+    hits = tuple(index.search(query, prefix=scope_prefix(config, scope_id), limit=MAX_RESULTS))
+    context = [hit.section for hit in hits[:CONTEXT_SECTIONS]]
+    for section in primed_sections(index, previous):
+        if section not in context:
+            context.append(section)
+    return Plan(
         question=question,
-        answer="",
-        status="results",
-        asked_at=asked_at,
-        finished_at=finished_at,
+        quote=quote,
         scope=scope_id,
+        hits=hits,
         gate=Gate(top_score=hits[0].score if hits else 0.0, threshold=config.gate),
-        results=tuple(
-            ResultItem(
-                address=hit.section.address,
-                title=hit.section.title or hit.section.page_title,
-                snippet=hit.snippet,
-            )
-            for hit in hits
-        ),
+        context=tuple(context),
     )
 
 
-def turn_view(turn: Turn, index: DocsIndex) -> dict[str, object]:
-    """What the shell draws for a turn: question, quote and results with page titles."""
+def primed_sections(index: DocsIndex, previous: Conversation | None) -> list[Section]:
+    """Up to three sections the last answer cited, as the current index has them.
+
+    A section no longer in the index is dropped, never trusted from storage.
+    """
+    answered = [turn for turn in previous.turns if turn.sources] if previous else []
+    if not answered:
+        return []
+    found = (index.lookup(source.address) for source in answered[-1].sources)
+    return [section for section in found if section is not None][:PRIMED_SECTIONS]
+
+
+def cited_sources(answer: str, context: Sequence[Source]) -> tuple[Source, ...]:
+    """The context sections ``answer`` cites, in the order it first cites them.
+
+    An answer that cites none lists the first sections it was drawn from (``ref`` 0).
+    """
+    by_ref = {source.ref: source for source in context}
+    cited: dict[int, Source] = {}
+    for match in CITATION.finditer(answer):
+        source = by_ref.get(int(match[1]))
+        if source is not None:
+            cited.setdefault(source.ref, source)
+    if cited:
+        return tuple(cited.values())
+    return tuple(replace(source, ref=0) for source in context[:FALLBACK_SOURCES])
+
+
+def chat_request(plan: Plan, config: Config, previous: Conversation | None) -> dict[str, object]:
+    """The Chat Completions request body for a plan whose gate is open."""
+    messages: list[dict[str, str]] = [{"role": "system", "content": _system_message(plan)}]
+    earlier = [turn for turn in previous.turns if turn.answer] if previous else []
+    for turn in earlier[-HISTORY_TURNS:]:
+        messages.append({"role": "user", "content": _user_message(turn.question, turn.quote)})
+        messages.append({"role": "assistant", "content": _clip(turn.answer, HISTORY_ANSWER_CHARS)})
+    messages.append({"role": "user", "content": _user_message(plan.question, plan.quote)})
+    return {"model": config.model, "stream": True, "messages": messages}
+
+
+def _system_message(plan: Plan) -> str:
+    sections = "\n\n".join(
+        f"[{n}] {_heading(section)} ({section.address})\n{_clip(section.text, SECTION_CHARS)}"
+        for n, section in enumerate(plan.context, start=1)
+    )
+    return f"{SYSTEM_PROMPT}\n\n{sections}"
+
+
+def _heading(section: Section) -> str:
+    """Where the section sits: "Page > Heading > Subheading"."""
+    path = [section.page_title, *section.breadcrumb, section.title]
+    return " > ".join(part for i, part in enumerate(path) if part and part not in path[:i])
+
+
+def _user_message(question: str, quote: str) -> str:
+    if not quote:
+        return question
+    quoted = "\n".join(f"> {line}" for line in quote.splitlines())
+    return f"About this passage:\n{quoted}\n\n{question}"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, object]:
+    """What the shell draws for a turn, rendered against the current index."""
+    refs = {source.ref: source.address for source in turn.sources if source.ref}
+    answer = (
+        render_answer(
+            turn.answer, site_origin=site_origin, page_exists=index.has_page, cite=refs.get
+        )
+        if turn.answer
+        else ""
+    )
     return {
         "question": turn.question,
         "quote": turn.quote,
         "status": turn.status,
+        "scope": turn.scope or "",
+        "answer": answer,
+        "sources": [source_view(source) for source in turn.sources],
         "results": [_result_view(item, index) for item in turn.results],
     }
+
+
+def source_view(source: Source) -> dict[str, object]:
+    """A source row as stored: fixed address and title, and its citation number."""
+    return {"address": source.address, "title": source.title, "ref": source.ref}
 
 
 def _result_view(item: ResultItem, index: DocsIndex) -> dict[str, str]:

@@ -51,6 +51,7 @@ from widget.core.errors import StorageError
 SCHEMA_VERSION: Final = 2
 QUOTE_LIMIT: Final = 500
 _MAX_MILLIS: Final = 2**53 - 1  # Number.MAX_SAFE_INTEGER: times are JavaScript numbers
+_MAX_REF: Final = 999  # citations are [1] to [999]
 
 Status = Literal["done", "stopped", "results"]
 Vote = Literal["up", "down"]
@@ -58,10 +59,15 @@ Vote = Literal["up", "down"]
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A source link under an answer: a fixed section address, shown as stored."""
+    """A source link under an answer: a fixed section address, shown as stored.
+
+    ``ref`` is the number the answer cites it by (``[ref]``), so a restored
+    answer links its citations again; 0 for a source no citation names.
+    """
 
     address: str
     title: str
+    ref: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +130,10 @@ class Conversation:
     def title(self) -> str:
         """The first question on one line: what its row in the history list shows."""
         return " ".join(self.turns[0].question.split()) if self.turns else ""
+
+    def with_turn(self, turn: Turn) -> Conversation:
+        """This conversation with ``turn`` in place of its turn of the same key, or appended."""
+        return replace(self, turns=(*(t for t in self.turns if t.key != turn.key), turn))
 
     @property
     def last_active(self) -> int:
@@ -193,13 +203,14 @@ def _encode(value: object) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _turn_record(turn: Turn) -> dict[str, object]:
+def turn_record(turn: Turn) -> dict[str, object]:
+    """The turn as the archive stores it (a JSON-ready dict); ``read_turn`` reads it back."""
     gate = turn.gate and {"top_score": turn.gate.top_score, "threshold": turn.gate.threshold}
     return {
         "question": turn.question,
         "quote": turn.quote,
         "answer": turn.answer,
-        "sources": [{"address": s.address, "title": s.title} for s in turn.sources],
+        "sources": [{"address": s.address, "title": s.title, "ref": s.ref} for s in turn.sources],
         "vote": turn.vote,
         "scope": turn.scope,
         "gate": gate,
@@ -216,7 +227,7 @@ def _conversation_record(conversation: Conversation) -> dict[str, object]:
     return {
         "id": conversation.id,
         "index_version": conversation.index_version,
-        "turns": [_turn_record(turn) for turn in conversation.turns],
+        "turns": [turn_record(turn) for turn in conversation.turns],
     }
 
 
@@ -292,9 +303,19 @@ def _gate(value: object) -> Gate | None:
     )
 
 
+def _ref(value: object) -> int:
+    if type(value) is not int or not 0 <= value <= _MAX_REF:
+        raise _Invalid
+    return value
+
+
 def _source(value: object) -> Source:
     fields = _object(value)
-    return Source(address=_text(fields.get("address")), title=_text(fields.get("title")))
+    return Source(
+        address=_text(fields.get("address")),
+        title=_text(fields.get("title")),
+        ref=_optional(fields, "ref", _ref, 0),
+    )
 
 
 def _result(value: object) -> ResultItem:
@@ -322,6 +343,14 @@ def _optional(
     return parse(fields[key]) if key in fields else default
 
 
+def read_turn(record: object) -> Turn | None:
+    """A turn from its stored record, or None when the record does not parse."""
+    try:
+        return _parse_turn(record)
+    except _Invalid:
+        return None
+
+
 def _parse_turn(record: object) -> Turn:
     fields = _object(record)
     asked_at = _millis(fields.get("asked_at"))
@@ -340,10 +369,10 @@ def _parse_turn(record: object) -> Turn:
     )
 
 
-def _v1_source(pair: object) -> dict[str, object]:
+def _v1_source(pair: object, ref: int) -> dict[str, object]:
     if not isinstance(pair, list) or len(pair) != 2:
         raise _Invalid
-    return {"address": pair[0], "title": pair[1]}
+    return {"address": pair[0], "title": pair[1], "ref": ref}
 
 
 # Schema 1 turn key -> schema 2 turn key.
@@ -353,7 +382,8 @@ _V1_KEYS: Final = {"q": "question", "a": "answer", "vote": "vote", "scope": "sco
 def _upgrade_v1_turn(record: object) -> object:
     """Schema 1 turn -> schema 2 turn record.
 
-    Schema 1 stored ``q`` and ``a``, sources as ``[address, title]`` pairs, one time
+    Schema 1 stored ``q`` and ``a``, sources as ``[address, title]`` pairs (in the
+    order of their numbers: the first is ``[1]``), one time
     ``at`` (when the answer finished) and a ``stopped`` flag; it had no quote, gate or
     results, which take their defaults.
     """
@@ -366,7 +396,7 @@ def _upgrade_v1_turn(record: object) -> object:
         pairs = fields["sources"]
         if not isinstance(pairs, list):
             raise _Invalid
-        upgraded["sources"] = [_v1_source(pair) for pair in pairs]
+        upgraded["sources"] = [_v1_source(pair, n) for n, pair in enumerate(pairs, start=1)]
     upgraded["asked_at"] = upgraded["finished_at"] = fields.get("at")
     upgraded["status"] = "stopped" if stopped else "done"
     return upgraded
@@ -394,9 +424,9 @@ def _parse_conversation(
     if not conversation_id or not isinstance(records, list):
         raise _Invalid
     turns: list[Turn] = []
-    for turn_record in records:
+    for entry in records:
         with contextlib.suppress(_Invalid):
-            turns.append(_parse_turn(upgrade(turn_record)))
+            turns.append(_parse_turn(upgrade(entry)))
     conversation = Conversation(
         id=conversation_id,
         turns=tuple(turns),
@@ -501,7 +531,7 @@ def _newest_turns_that_fit(conversation: Conversation, budget: int) -> Conversat
     """The conversation within ``budget`` bytes: without the turns too big to ever fit,
     then without its oldest turns. None if no turn fits."""
     empty_size = _size(_conversation_record(replace(conversation, turns=())))
-    sized = [(turn, _size(_turn_record(turn))) for turn in conversation.turns]
+    sized = [(turn, _size(turn_record(turn))) for turn in conversation.turns]
     storable = [(turn, size) for turn, size in sized if empty_size + size <= budget]
     count = _fitting_count((size for _, size in reversed(storable)), empty_size, budget)
     kept = tuple(turn for turn, _ in storable[len(storable) - count :])

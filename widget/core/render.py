@@ -24,9 +24,13 @@ Three layers keep it harmless:
     ... )
     '<p>See <a href="/library/json.html#basic">json</a> and evil.</p>\\n'
 
+Citations: with ``cite``, a ``[n]`` in the answer's text becomes a link
+(``class="cite"``) to the address ``cite(n)`` returns, judged like any other
+link; without it, or where ``cite`` returns None, ``[n]`` stays text.
+
 While an answer streams, :class:`StreamingRenderer` re-renders only the last,
 still open block; blocks that can no longer change are handed out once as
-``stable_html``. Citations such as ``[1]`` stay text for the answers module.
+``stable_html``.
 """
 
 import re
@@ -52,7 +56,7 @@ ALLOWED_TAGS: Final = frozenset(
 """Exactly what the renderer emits: no ``svg``, ``math``, ``form``, ``iframe``, ``style``..."""
 
 ALLOWED_ATTRIBUTES: Final = {
-    "a": frozenset({"href", "title", "rel", "target"}),
+    "a": frozenset({"href", "title", "rel", "target", "class"}),
     "img": frozenset({"src", "alt", "title"}),
     "code": frozenset({"class"}),
     "ol": frozenset({"start"}),
@@ -69,6 +73,11 @@ EXTERNAL_REL: Final = "noopener noreferrer nofollow"
 LANGUAGE_NAME: Final = re.compile(r"[a-z0-9+-]+")
 """A fence's language as it may appear in ``class="language-..."``."""
 
+Cite = Callable[[int], str | None]
+"""The section address a citation ``[n]`` links to, or None when ``n`` names none."""
+
+CITATION: Final = re.compile(r"\[([0-9]{1,3})\]")
+"""A citation in answer text: ``[n]``, n from 1 to 3 digits."""
 _LANGUAGE_CLASS = re.compile(f"language-{LANGUAGE_NAME.pattern}")
 _ROOT_RELATIVE = re.compile(r"/(?![/\\])")  # "//host" or "/\host" would leave the site
 _START_NUMBER = re.compile(r"[0-9]{1,9}")
@@ -76,6 +85,7 @@ _START_NUMBER = re.compile(r"[0-9]{1,9}")
 _ALLOWED_VALUES: Final[dict[tuple[str, str], Callable[[str], object]]] = {
     ("a", "rel"): EXTERNAL_REL.__eq__,
     ("a", "target"): "_blank".__eq__,
+    ("a", "class"): "cite".__eq__,
     ("img", "src"): _ROOT_RELATIVE.match,
     ("code", "class"): _LANGUAGE_CLASS.fullmatch,
     ("ol", "start"): _START_NUMBER.fullmatch,
@@ -216,12 +226,36 @@ def _image_or_alt(token: Token, site: _Site) -> Token:
     if target is not None and target.page is not None:
         token.attrSet("src", target.href)
         return token
-    alt = Token("text", "", 0)
-    alt.content = _ALT_TEXT.renderInlineAsText(token.children, _MARKDOWN.options, {})
-    return alt
+    return _text(_ALT_TEXT.renderInlineAsText(token.children, _MARKDOWN.options, {}))
 
 
-def _safe_inline(children: Iterable[Token], site: _Site) -> list[Token]:
+def _citation_tokens(text: str, site: _Site, cite: Cite) -> list[Token]:
+    """``text`` with each ``[n]`` that names a section turned into a link to it."""
+    tokens: list[Token] = []
+    start = 0
+    for match in CITATION.finditer(text):
+        address = cite(int(match[1]))
+        target = site.target(address) if address is not None else None
+        # Only to a page of this site that is still in the index.
+        if target is None or target.page is None or not site.page_exists(target.page):
+            continue
+        link = Token("link_open", "a", 1, attrs={"href": target.href, "class": "cite"})
+        if match.start() > start:
+            tokens.append(_text(text[start : match.start()]))
+        tokens += [link, _text(match[0]), Token("link_close", "a", -1)]
+        start = match.end()
+    if start < len(text):
+        tokens.append(_text(text[start:]))
+    return tokens
+
+
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+def _safe_inline(children: Iterable[Token], site: _Site, cite: Cite | None) -> list[Token]:
     kept: list[Token] = []
     open_links: list[bool] = []  # whether each open link was kept, to match its close
     for token in children:
@@ -230,6 +264,9 @@ def _safe_inline(children: Iterable[Token], site: _Site) -> list[Token]:
             if not open_links[-1]:
                 continue
         elif token.type == "link_close" and not open_links.pop():
+            continue
+        elif token.type == "text" and cite is not None and not any(open_links):
+            kept += _citation_tokens(token.content, site, cite)  # never a link inside a link
             continue
         kept.append(_image_or_alt(token, site) if token.type == "image" else token)
     return kept
@@ -242,17 +279,23 @@ def _restrict_language(token: Token) -> None:
     token.info = language if LANGUAGE_NAME.fullmatch(language) else ""
 
 
-def _render(markdown: str, site: _Site, env: dict[str, Any]) -> str:
+def _render(markdown: str, site: _Site, env: dict[str, Any], cite: Cite | None) -> str:
     tokens = _MARKDOWN.parse(markdown, env)
     for token in tokens:
         if token.type == "fence":
             _restrict_language(token)
         elif token.children:
-            token.children = _safe_inline(token.children, site)
+            token.children = _safe_inline(token.children, site, cite)
     return CLEANER.clean(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, env))
 
 
-def render_answer(markdown: str, *, site_origin: str, page_exists: Callable[[str], bool]) -> str:
+def render_answer(
+    markdown: str,
+    *,
+    site_origin: str,
+    page_exists: Callable[[str], bool],
+    cite: Cite | None = None,
+) -> str:
     """Sanitized HTML for a whole answer.
 
     ``site_origin`` is the page's origin (``location.origin``). ``page_exists``
@@ -260,10 +303,10 @@ def render_answer(markdown: str, *, site_origin: str, page_exists: Callable[[str
     percent-encoded as ``urllib.parse.quote`` writes it (as the docs index
     stores addresses: ``/guide/%C3%A9.html``), and says whether the index
     still has that page; a link to a page it lacks becomes plain text (the
-    "docs changed" behaviour).
+    "docs changed" behaviour). ``cite`` maps citation numbers to addresses.
     Raises :class:`ConfigError` when ``site_origin`` is not an origin.
     """
-    return _render(markdown, _Site.of(site_origin, page_exists), {})
+    return _render(markdown, _Site.of(site_origin, page_exists), {}, cite)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +341,17 @@ class StreamingRenderer:
         RenderUpdate(stable_html='<p>Some text</p>\\n', tail_html='')
     """
 
-    __slots__ = ("_carry", "_env", "_open", "_site")
+    __slots__ = ("_carry", "_cite", "_env", "_open", "_site")
 
-    def __init__(self, *, site_origin: str, page_exists: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        *,
+        site_origin: str,
+        page_exists: Callable[[str], bool],
+        cite: Cite | None = None,
+    ) -> None:
         self._site = _Site.of(site_origin, page_exists)
+        self._cite = cite
         self._env: dict[str, Any] = {}  # reference definitions from stable blocks
         self._open = ""  # source not yet handed out as stable, line breaks as "\n"
         self._carry = ""  # a final "\r" whose "\n" may come with the next delta
@@ -314,13 +364,14 @@ class StreamingRenderer:
         self._open += text
         stable = self._take_closed_blocks() if "\n" in text else ""
         references = dict(self._env.get("references", {}))  # the tail's may still change
-        return RenderUpdate(stable, _render(self._open, self._site, {"references": references}))
+        tail = _render(self._open, self._site, {"references": references}, self._cite)
+        return RenderUpdate(stable, tail)
 
     def finish(self) -> RenderUpdate:
         """Hand out everything left as stable; the tail becomes empty."""
         source = self._open + ("\n" if self._carry else "")
         self._open = self._carry = ""
-        return RenderUpdate(_render(source, self._site, self._env), "")
+        return RenderUpdate(_render(source, self._site, self._env, self._cite), "")
 
     def _take_closed_blocks(self) -> str:
         """Render and drop the blocks before the last top-level block that follows a blank line."""
@@ -333,4 +384,4 @@ class StreamingRenderer:
             return ""
         offset = sum(len(line) + 1 for line in lines[:cut])
         closed, self._open = self._open[:offset], self._open[offset:]
-        return _render(closed, self._site, self._env)
+        return _render(closed, self._site, self._env, self._cite)

@@ -17,19 +17,29 @@ fresh::
 
 Adopting covers the tab's draft too, even before it has a conversation.
 
+The value also carries the answer that was streaming when the page left
+(``inflight``: a stopped turn record whose ``sources`` are the numbered sections
+the model was given). It is written synchronously on ``pagehide``, since no
+round trip to the worker can finish then, and becomes a stopped turn on the next
+load (:func:`stopped_turn`).
+
 Garbage reads as "no conversation", never as an error.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from widget.core.answers import cited_sources
+from widget.core.history import Turn, read_turn
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
     conversation_id: str | None = None
     left: bool = False
+    in_flight: Turn | None = None
 
 
 def read_session(raw: str | None) -> Session:
@@ -41,9 +51,11 @@ def read_session(raw: str | None) -> Session:
     if not isinstance(value, dict):
         return Session()
     conversation_id = value.get("id")
+    in_flight = read_turn(value["inflight"]) if "inflight" in value else None
     return Session(
         conversation_id=conversation_id if isinstance(conversation_id, str) else None,
         left=value.get("left") is True,
+        in_flight=in_flight if in_flight is not None and in_flight.status == "stopped" else None,
     )
 
 
@@ -56,3 +68,8 @@ def adopts(session: Session) -> bool:
 def session_value(conversation_id: str | None) -> dict[str, object]:
     """What the shell stores while the page is open; it sets ``left`` on pagehide."""
     return {"id": conversation_id, "left": False}
+
+
+def stopped_turn(in_flight: Turn) -> Turn:
+    """The answer that was streaming as a stopped turn: its sources are those it had cited."""
+    return replace(in_flight, sources=cited_sources(in_flight.answer, in_flight.sources))

@@ -38,6 +38,8 @@ class Panel:
         self.keys = {}
         self.lock_name = None
         self.record = False
+        self.save_on_unload = False
+        self.streaming = None  # the answer streaming now: {"record", "parts", "done"}
         self.session = None  # this tab's value for the "conversation" key, from the worker
         self.scopes = []
         self.pending = []
@@ -127,11 +129,15 @@ class Panel:
             },
         )
         self.send = h("button", {"class": "send", "type": "submit"}, "Send")
+        self.stop_button = h(
+            "button", {"class": "send stop", "type": "button", "hidden": True}, "Stop"
+        )
+        self.on(self.stop_button, "click", lambda event: self.stop())
         form = h(
             "form",
             {"class": "composer"},
             self.scope_row,
-            h("div", {"class": "row"}, self.input, self.send),
+            h("div", {"class": "row"}, self.input, self.send, self.stop_button),
             h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
         )
         self.panel = h(
@@ -203,15 +209,18 @@ class Panel:
 
     def submit(self):
         question = self.input.value.strip()
-        if not question:
+        if not question or self.streaming is not None:  # one answer at a time
             return
         self.input.value = ""
         self.fit_input()
+        scope = self.scope_select.value if self.scopes else ""
+        self.ask(question, scope, "")
+
+    def ask(self, question, scope, quote):
         empty = self.thread.querySelector(".empty")
         if empty:
             empty.remove()
-        turn = self.add_turn(question, "")
-        scope = self.scope_select.value if self.scopes else ""
+        turn = self.add_turn(question, quote)
         if self.worker is None:
             turn.append(
                 h(
@@ -220,9 +229,9 @@ class Panel:
                     "The assistant is loading; your question is next.",
                 )
             )
-            self.pending.append((question, scope, turn))
+            self.pending.append((question, scope, quote, turn))
         else:
-            self.spawn(self.answer(question, scope, turn))
+            self.spawn(self.answer(question, scope, quote, turn))
         self.thread.scrollTop = self.thread.scrollHeight
 
     def add_turn(self, question, quote):
@@ -233,9 +242,9 @@ class Panel:
         self.thread.append(turn)
         return turn
 
-    async def answer(self, question, scope, turn):
+    async def answer(self, question, scope, quote, turn):
         try:
-            reply = json.loads(await self.worker.ask(question, scope))
+            reply = json.loads(await self.worker.ask(question, scope, quote))
         except Exception as err:
             window.console.error("docs-panel: search failed", str(err))
             turn.append(
@@ -246,22 +255,137 @@ class Panel:
                 )
             )
             return
-        view = reply["turn"]
-        # Show what is kept: the question as stored, credentials masked.
-        turn.querySelector(".question").textContent = view["question"]
-        self.show_results(turn, view["results"])
-        self.thread.scrollTop = turn.offsetTop - self.thread.offsetTop - 8
         self.set_session(reply["session"])
         self.tab.remove(self.keys["composer.draft"])
+        if reply["streaming"]:
+            # Show what is kept: the question as stored, credentials masked.
+            turn.querySelector(".question").textContent = reply["question"]
+            final = await self.stream_answer(reply, turn)
+            view, failed = final["turn"], final["failed"]
+            self.set_session(final["session"])
+        else:
+            view, failed = reply["turn"], False
+            turn.querySelector(".question").textContent = view["question"]
+        self.show_answer(turn, view, failed)
         await self.persist()
 
-    def show_results(self, turn, results):
+    async def stream_answer(self, reply, turn):
+        """Draw the answer as it arrives, until the worker sends the final turn."""
+        reasoning_text = h("div", {"class": "reasoning-text"})
+        reasoning = h(
+            "details",
+            {"class": "reasoning", "hidden": True},
+            h("summary", None, "Reasoning"),
+            reasoning_text,
+        )
+        stable = h("div")
+        tail = h("div")
+        body = h("div", {"class": "answer"}, stable, tail)
+        turn.append(reasoning)
+        turn.append(body)
+        turn.setAttribute("aria-busy", "true")  # screen readers read the answer once, whole
+        self.streaming = {"record": reply["inFlight"], "parts": [], "done": asyncio.Event()}
+        self.show_stop(True)
+        try:
+            while True:
+                update = json.loads(await self.worker.pull())
+                follow = self.near_bottom()
+                if update["stable"]:
+                    stable.insertAdjacentHTML("beforeend", update["stable"])  # sanitized
+                if update["tail"] is not None:
+                    tail.innerHTML = update["tail"]  # sanitized by the worker's one Cleaner
+                if update["reasoning"]:
+                    reasoning.hidden = False
+                    reasoning_text.append(update["reasoning"])  # a text node: never markup
+                if update["text"]:
+                    self.streaming["parts"].append(update["text"])
+                if follow:
+                    self.thread.scrollTop = self.thread.scrollHeight
+                if update["checkpoint"]:
+                    await self.persist()
+                if update["final"] is not None:
+                    return update["final"]
+        finally:
+            turn.removeAttribute("aria-busy")
+            self.streaming["done"].set()
+            self.streaming = None
+            self.show_stop(False)
+
+    def near_bottom(self):
+        thread = self.thread
+        return thread.scrollHeight - thread.scrollTop - thread.clientHeight < 48
+
+    def show_stop(self, streaming):
+        """Stop replaces Send while an answer streams; focus on Stop returns to the textbox."""
+        had_focus = self.root.activeElement == self.stop_button
+        self.send.hidden = streaming
+        self.stop_button.hidden = not streaming
+        if had_focus:
+            self.input.focus()
+
+    def stop(self):
+        if self.streaming is not None:
+            self.spawn(self.worker.stop())
+
+    async def settle(self):
+        """Stop the answer streaming, if any, and wait until it is kept as a stopped turn."""
+        if self.streaming is not None:
+            done = self.streaming["done"]
+            await self.worker.stop()
+            await done.wait()
+
+    def show_answer(self, turn, view, failed=False):
+        """Draw a finished turn's answer: text, sources, Stopped + Ask again; or results."""
+        for old in turn.querySelectorAll(".answer, .after, .sources-block"):
+            old.remove()
+        if view["status"] == "results":
+            if failed:
+                turn.append(
+                    h(
+                        "p",
+                        {"class": "note"},
+                        "The assistant could not answer just now, "
+                        "so here are the best-matching sections.",
+                    )
+                )
+            self.show_results(turn, view["results"], not failed)
+            return
+        body = h("div", {"class": "answer"})
+        body.innerHTML = view["answer"]  # rendered and sanitized by the worker
+        turn.append(body)
+        if view["status"] == "stopped":
+            again = h("button", {"class": "text", "type": "button"}, "Ask again")
+            self.on(
+                again,
+                "click",
+                lambda event: self.ask_again(view["question"], view["scope"], view["quote"]),
+            )
+            turn.append(
+                h("div", {"class": "after"}, h("span", {"class": "stopped"}, "Stopped"), again)
+            )
+        if view["sources"]:
+            items = h("ol", {"class": "sources", "aria-label": "Sources"})
+            for source in view["sources"]:
+                item = h("li", None, h("a", {"href": source["address"]}, source["title"]))
+                if source["ref"]:
+                    item.setAttribute("value", str(source["ref"]))
+                items.append(item)
+            turn.append(
+                h("div", {"class": "sources-block"}, h("p", {"class": "label"}, "Sources"), items)
+            )
+
+    def ask_again(self, question, scope, quote):
+        if self.streaming is None:
+            self.ask(question, scope, quote)
+
+    def show_results(self, turn, results, intro=True):
         if not results:
             turn.append(
                 h("p", {"class": "note"}, "No section of the docs matches that. Try other words.")
             )
             return
-        turn.append(h("p", {"class": "note"}, "The best-matching sections of the docs:"))
+        if intro:
+            turn.append(h("p", {"class": "note"}, "The best-matching sections of the docs:"))
         items = h("ol", {"class": "results", "aria-label": "Search results"})
         for result in results:
             items.append(
@@ -283,10 +407,11 @@ class Panel:
         self.status.hidden = not view["docsChanged"]
         for turn_view in view["turns"]:
             turn = self.add_turn(turn_view["question"], turn_view["quote"])
-            self.show_results(turn, turn_view["results"])
+            self.show_answer(turn, turn_view)
         self.thread.scrollTop = self.thread.scrollHeight
 
     async def new_chat(self):
+        await self.settle()
         self.pending = []
         self.show_empty()
         self.input.focus()
@@ -302,7 +427,11 @@ class Panel:
         config = {"interpreter": urls.pyodide, "files": {urls.workerZip: "./*"}}
         try:
             worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
-            reply = json.loads(await worker.start(self.bridge.config, self.bridge.lang, urls.index))
+            reply = json.loads(
+                await worker.start(
+                    self.bridge.config, self.bridge.lang, urls.index, window.location.href
+                )
+            )
         except Exception as err:  # the panel must say so, not hang on a progress bar
             self.fail("The assistant could not start. Reload the page to try again.", err)
             return
@@ -310,6 +439,7 @@ class Panel:
             window.console.error(message)
         self.keys = reply["keys"]
         self.record = reply["record"]
+        self.save_on_unload = reply["saveOnUnload"]
         self.lock_name = reply["lockName"]
         self.language = reply["language"]
         self.set_scopes(reply["config"]["scopes"])
@@ -322,9 +452,9 @@ class Panel:
         self.progress.remove()
         self.history_button.disabled = False
         pending, self.pending = self.pending, []
-        for question, scope, turn in pending:
+        for question, scope, quote, turn in pending:
             turn.querySelector(".pending").remove()
-            await self.answer(question, scope, turn)
+            await self.answer(question, scope, quote, turn)
 
     async def restore(self):
         reply = json.loads(
@@ -345,8 +475,10 @@ class Panel:
         if reply["conversation"] is not None:
             self.show_conversation(reply["conversation"])
             for pending in self.pending:  # asked meanwhile: they follow on
-                self.thread.append(pending[2])
+                self.thread.append(pending[3])
         self.set_session(reply["session"])
+        if reply["persist"]:  # the answer that was streaming came back as a stopped turn
+            await self.persist()
 
     async def normalize(self, lock):
         value = await self.worker.normalize(self.local.get(self.keys["history"]))
@@ -398,6 +530,11 @@ class Panel:
             session = dict(self.session)
             session["left"] = True
             session["open"] = not self.panel.hidden
+            if self.streaming is not None and self.save_on_unload:
+                # The answer so far; the next page of this tab keeps it as a stopped turn.
+                record = dict(self.streaming["record"])
+                record["answer"] = "".join(self.streaming["parts"])
+                session["inflight"] = record
             self.tab.set(self.keys["conversation"], json.dumps(session))
 
     def on_pageshow(self, event):
@@ -493,6 +630,7 @@ class Panel:
         return bar
 
     async def open_conversation(self, conversation_id):
+        await self.settle()
         reply = json.loads(
             await self.worker.open_conversation(
                 self.local.get(self.keys["history"]), conversation_id
@@ -504,6 +642,8 @@ class Panel:
         self.input.focus()
 
     async def delete_conversation(self, conversation_id):
+        await self.settle()
+
         async def write(lock):
             key = self.keys["history"]
             value = await self.worker.delete_conversation(self.local.get(key), conversation_id)
@@ -518,6 +658,7 @@ class Panel:
         await self.show_history()
 
     async def delete_all(self):
+        await self.settle()
         reply = json.loads(await self.worker.delete_all())
         self.local.remove(self.keys["history"])
         self.local.remove(self.keys["feedback"])

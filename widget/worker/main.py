@@ -17,10 +17,12 @@ from widget.worker.service import (  # noqa: F401
     new_chat,
     normalize,
     open_conversation,
+    pull,
     redact,
     restore,
     save,
     start,
+    stop,
 )
 
 __export__ = [
@@ -33,8 +35,10 @@ __export__ = [
     "new_chat",
     "normalize",
     "open_conversation",
+    "pull",
     "redact",
     "restore",
     "save",
     "start",
+    "stop",
 ]

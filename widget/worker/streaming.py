@@ -1,0 +1,136 @@
+"""One answer streaming from the model endpoint, read in the worker (Pyodide).
+
+``fetch`` + ``body.getReader()`` feed the core's decoder as bytes arrive; the
+shell pulls what changed since its last pull, so however fast the model
+streams, the panel renders once per pull (updates coalesce while it draws)::
+
+    answer = AnswerStream(url, body, renderer)
+    update = await answer.pull()     # waits for news: rendered HTML, reasoning, raw text
+    answer.stop()                    # the reader pressed Stop: abort the request
+    answer.outcome                   # "done", "stopped" or the StreamError that ended it
+
+Every way a stream can fail (HTTP error, network drop, a malformed event, no
+``[DONE]``) ends as a :class:`StreamError` outcome; the caller answers with
+search results instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+from widget.core.errors import StreamError
+from widget.core.render import StreamingRenderer
+from widget.core.stream import ChatDelta, ChatStreamDecoder, ContentDelta, ReasoningDelta
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What changed since the last pull. ``tail`` None: the tail is as it was."""
+
+    stable: str
+    tail: str | None
+    reasoning: str
+    text: str
+    ended: bool
+
+
+def _js(value: dict[str, object]) -> object:
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+class AnswerStream:
+    """The request, its decoded deltas and their rendering, until the shell has them all."""
+
+    def __init__(self, url: str, body: dict[str, object], renderer: StreamingRenderer) -> None:
+        self._renderer = renderer
+        self._controller = js.AbortController.new()
+        self._changed = asyncio.Event()
+        self._text: list[str] = []  # content not yet pulled
+        self._reasoning: list[str] = []
+        self.answer: list[str] = []  # all content so far: what a stopped turn keeps
+        self.stopped = False
+        self.outcome: Literal["done", "stopped"] | StreamError | None = None
+        self._task = asyncio.ensure_future(self._run(url, json.dumps(body)))
+
+    def stop(self) -> None:
+        """Abort the request; the answer keeps what arrived."""
+        if self.outcome is None:
+            self.stopped = True
+            self._controller.abort()
+
+    async def pull(self) -> Update:
+        """Wait until something changed, then hand it all over at once."""
+        await self._changed.wait()
+        self._changed.clear()
+        text, reasoning = "".join(self._text), "".join(self._reasoning)
+        self._text.clear()
+        self._reasoning.clear()
+        update = None
+        if text:
+            started = js.performance.now()
+            update = self._renderer.feed(text)
+            # Seen by devtools and bench/ (the worker's own performance timeline).
+            js.performance.measure(
+                "docs-panel:render", _js({"start": started, "end": js.performance.now()})
+            )
+        return Update(
+            stable=update.stable_html if update else "",
+            tail=update.tail_html if update else None,
+            reasoning=reasoning,
+            text=text,
+            ended=self.outcome is not None,
+        )
+
+    async def _run(self, url: str, body: str) -> None:
+        try:
+            response = await js.fetch(
+                url,
+                _js(
+                    {
+                        "method": "POST",
+                        "headers": _js(
+                            {"Content-Type": "application/json", "Accept": "text/event-stream"}
+                        ),
+                        "body": body,
+                        "signal": self._controller.signal,
+                        "cache": "no-store",
+                    }
+                ),
+            )
+            if not response.ok:
+                raise StreamError(
+                    f"the answer endpoint {url} replied HTTP {response.status}; check that it "
+                    "is up and speaks the OpenAI Chat Completions streaming protocol"
+                )
+            reader = response.body.getReader()
+            decoder = ChatStreamDecoder()
+            while not (chunk := await reader.read()).done:
+                self._take(decoder.feed(chunk.value.to_bytes()))
+            self._take(decoder.close())
+            self.outcome = "done"
+        except StreamError as err:
+            self.outcome = "stopped" if self.stopped else err
+        except Exception as err:  # a JS TypeError (network) or the AbortError of stop()
+            self.outcome = (
+                "stopped"
+                if self.stopped
+                else StreamError(f"the connection to the answer endpoint {url} failed: {err}")
+            )
+        finally:
+            self._changed.set()
+
+    def _take(self, deltas: list[ChatDelta]) -> None:
+        for delta in deltas:
+            if isinstance(delta, ContentDelta):
+                self._text.append(delta.text)
+                self.answer.append(delta.text)
+            elif isinstance(delta, ReasoningDelta):
+                self._reasoning.append(delta.text)
+        if deltas:
+            self._changed.set()
