@@ -203,7 +203,7 @@ def test_a_sent_question_is_stored_masked(page: Page, site: Site) -> None:
 
 def test_history_disabled_records_nothing(page: Page, site: Site) -> None:
     """With history.enabled false no key is written, and what an earlier visit kept is removed."""
-    url = site.page_with_config("nohistory", "{history: {enabled: false}}")
+    url = site.page_with_config("nohistory", "{chat: false, history: {enabled: false}}")
     page.goto(url)
     for area, key in KEYS.values():
         page.evaluate(f"{area}.setItem({json.dumps(key)}, 'old')")

@@ -1,0 +1,257 @@
+"""Answers streamed from the model endpoint, in Chromium, against a scripted fake endpoint."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from markdown_it.utils import read_fixture_file
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Site, Watch
+from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
+from tests.browser.reader import READY_TIMEOUT_MS, WRITES, ask, open_panel, stored, wait_ready
+
+pytestmark = pytest.mark.browser
+
+XSS = read_fixture_file(Path(__file__).parents[1] / "fixtures" / "render" / "xss.txt")
+# Records anything a payload could run; a dialog would also block the page.
+TRAPS = """
+window.__xss = [];
+for (const name of ["alert", "confirm", "prompt", "print", "open"]) {
+  window[name] = (...args) => { window.__xss.push(name + ":" + args.join(",")); };
+}
+"""
+
+
+CHAT_CONFIG = """{chat: true, scopes: [
+  {id: "all", label: "All docs"}, {id: "api", label: "API", prefix: "/api/"}]}"""
+
+
+def chat_page(page: Page, site: Site) -> None:
+    page.goto(site.page_with_config("chat", CHAT_CONFIG))
+    open_panel(page)
+    wait_ready(page)
+
+
+def turns(page: Page) -> list[dict[str, object]]:
+    """The stored turns of the (only) stored conversation."""
+    raw = stored(page, "history")
+    conversations = json.loads(raw)["conversations"] if raw else []
+    return [turn for c in conversations for turn in c["turns"]]
+
+
+def settled_turns(page: Page, count: int) -> list[dict[str, object]]:
+    """The stored turns once there are ``count`` of them and none is still a checkpoint."""
+    page.wait_for_function(
+        "n => { const v = localStorage.getItem('docs-panel.history');"
+        " return v && JSON.parse(v).conversations.flatMap(c => c.turns).length === n; }",
+        arg=count,
+        timeout=READY_TIMEOUT_MS,
+    )
+    return turns(page)
+
+
+def answer_text(page: Page, turn: int = -1) -> str:
+    return page.locator(".turn").nth(turn).locator(".answer").inner_text()
+
+
+def writes(page: Page) -> int:
+    """History writes so far; take it before asking, to wait for the write that follows."""
+    return int(page.evaluate(WRITES))
+
+
+def wait_answered(page: Page, count: int, writes_before: int) -> None:
+    """Until ``count`` turns show a finished answer and the archive write after it is done."""
+    finished = page.locator(".turn:not([aria-busy]) :is(.answer, .results)")
+    expect(finished).to_have_count(count, timeout=READY_TIMEOUT_MS)
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    page.wait_for_function(f"{WRITES} > {writes_before}")
+
+
+def test_answer_streams_in_with_reasoning_citations_and_sources(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """Text shows as it arrives; reasoning is shown live, then kept nowhere; [n] link."""
+    words = " ".join(f"word{n}" for n in range(60))
+    endpoint.queue(
+        stream(
+            f"Retry with `retry()` [1].\n\n{words} [2]",
+            reasoning="Thinking about SECRET-REASONING here.",
+            delay_s=0.03,
+        )
+    )
+    chat_page(page, site)
+    before = writes(page)
+    ask(page, "How do I retry a failed job?")
+    stop = page.get_by_role("button", name="Stop")
+    expect(stop).to_be_visible(timeout=READY_TIMEOUT_MS)
+    expect(page.get_by_role("button", name="Send")).to_be_hidden()
+    reasoning = page.locator("details.reasoning")
+    expect(reasoning).to_contain_text("Reasoning")
+    expect(reasoning).not_to_have_attribute("open", "")  # collapsed, a click away
+    seen = []
+    while stop.is_visible():
+        seen.append(len(page.locator(".turn .answer").inner_text()))
+        page.wait_for_timeout(150)
+    assert len({n for n in seen if n}) >= 3, f"the answer did not grow in steps: {seen}"
+    assert seen == sorted(seen)
+    wait_answered(page, 1, before)
+
+    request = endpoint.requests[-1]
+    assert request["stream"] is True and request["model"] == "docs-assistant"
+    messages = request["messages"]
+    assert isinstance(messages, list) and messages[-1]["content"] == "How do I retry a failed job?"
+    assert "[1] " in messages[0]["content"] and "[2] " in messages[0]["content"]
+
+    citations = page.locator(".turn .answer a.cite")
+    sources = page.get_by_role("list", name="Sources").get_by_role("link")
+    expect(citations).to_have_count(2)
+    expect(sources).to_have_count(2)
+    assert [c.get_attribute("href") for c in citations.all()] == [
+        s.get_attribute("href") for s in sources.all()
+    ]
+    (turn,) = settled_turns(page, 1)
+    assert turn["status"] == "done" and str(turn["answer"]).startswith("Retry with `retry()` [1].")
+    assert [s["ref"] for s in turn["sources"]] == [1, 2]  # type: ignore[attr-defined]
+    everything = page.evaluate("JSON.stringify({...localStorage, ...sessionStorage})")
+    assert "SECRET-REASONING" not in everything
+
+    page.reload()
+    expect(page.locator(".turn .answer a.cite")).to_have_count(2, timeout=READY_TIMEOUT_MS)
+    expect(page.locator("details.reasoning")).to_have_count(0)
+    expect(page.get_by_role("list", name="Sources").get_by_role("link")).to_have_count(2)
+
+
+def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """Stop aborts the request; the turn keeps its text, says Stopped, and can be asked again."""
+    endpoint.queue(hang("The first half of the answer [1]"), stream("Second try, whole [1]."))
+    chat_page(page, site)
+    page.get_by_label("Search in").select_option(label="API")
+    ask(page, "retry a job")
+    expect(page.locator(".turn .answer")).to_contain_text("first half", timeout=READY_TIMEOUT_MS)
+    page.get_by_role("button", name="Stop").click()
+    expect(page.get_by_text("Stopped", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    assert answer_text(page).strip() == "The first half of the answer [1]"
+    (turn,) = settled_turns(page, 1)
+    assert (turn["status"], turn["answer"]) == ("stopped", "The first half of the answer [1]")
+
+    before = writes(page)
+    page.get_by_role("button", name="Ask again").click()
+    expect(page.locator(".turn")).to_have_count(2)
+    wait_answered(page, 2, before)
+    assert answer_text(page) == "Second try, whole [1]."
+    first, second = endpoint.requests
+    assert first["messages"][-1] == second["messages"][-1]  # type: ignore[index]
+    stored_turns = settled_turns(page, 2)
+    assert [t["status"] for t in stored_turns] == ["stopped", "done"]
+    assert [t["question"] for t in stored_turns] == ["retry a job"] * 2
+    assert [t["scope"] for t in stored_turns] == ["api"] * 2
+
+
+def test_reload_mid_answer_comes_back_as_a_stopped_turn(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """A reload keeps the text that had arrived as a stopped turn; Ask again works."""
+    endpoint.queue(hang("<think>PRIVATE-THOUGHT</think>Half of it [1]"))
+    chat_page(page, site)
+    ask(page, "How do I retry a failed job?")
+    expect(page.locator(".turn .answer")).to_contain_text("Half of it", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("details.reasoning")).to_contain_text("PRIVATE-THOUGHT")
+    page.reload()
+
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+    expect(page.get_by_text("Stopped", exact=True)).to_be_visible(timeout=READY_TIMEOUT_MS)
+    assert answer_text(page).strip() == "Half of it [1]"
+    expect(page.locator("details.reasoning")).to_have_count(0)
+    (turn,) = settled_turns(page, 1)
+    assert (turn["status"], turn["answer"]) == ("stopped", "Half of it [1]")
+    everything = page.evaluate("JSON.stringify({...localStorage, ...sessionStorage})")
+    assert "PRIVATE-THOUGHT" not in everything
+    assert "inflight" not in str(stored(page, "conversation"))
+
+    before = writes(page)
+    page.get_by_role("button", name="Ask again").click()
+    wait_answered(page, 2, before)
+    assert "Demo answer" in answer_text(page)
+    assert [t["status"] for t in settled_turns(page, 2)] == ["stopped", "done"]
+
+
+FAILURES = {
+    "HTTP 500": http_error(500),
+    "network drop": then("Partial", None),
+    "malformed event": then("Partial", b"data: {not json\n\n"),
+    "error event": then("Partial", b'data: {"error": {"message": "boom"}}\n\n'),
+    "no [DONE]": stream("Complete-looking text.", done=False),
+}
+
+
+def test_every_failure_mode_becomes_search_results_and_the_panel_goes_on(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """Endpoint error, drop, malformed event, error event, missing [DONE]: results instead."""
+    watch.expect_bad_request(r"HTTP 500: .*/api/chat")
+    watch.expect_bad_request(r"failed: .*/api/chat \(net::ERR_INCOMPLETE_CHUNKED_ENCODING\)")
+    endpoint.queue(*FAILURES.values())
+    chat_page(page, site)
+    for count, mode in enumerate(FAILURES, start=1):
+        ask(page, f"How do I retry a failed job? ({mode})")
+        results = page.get_by_role("list", name="Search results")
+        expect(results, mode).to_have_count(count, timeout=READY_TIMEOUT_MS)
+        turn = page.locator(".turn").last
+        expect(turn, mode).to_contain_text("could not answer just now")
+        expect(turn.locator(".answer"), mode).to_have_count(0)
+        assert results.last.get_by_role("link").count() > 0, mode
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    before = writes(page)
+    ask(page, "How do I retry a failed job?")
+    wait_answered(page, len(FAILURES) + 1, before)
+    assert "Demo answer" in answer_text(page)
+    statuses = [t["status"] for t in settled_turns(page, len(FAILURES) + 1)]
+    assert statuses == ["results"] * len(FAILURES) + ["done"]
+
+
+def xss_answer() -> str:
+    return "\n\n".join(case[2] for case in XSS) + "\n\nSee [1]."
+
+
+def assert_harmless(page: Page, watch: Watch) -> None:
+    assert page.evaluate("window.__xss") == []
+    hrefs = page.locator(".turn .answer a").evaluate_all("els => els.map(a => a.href)")
+    origin = watch.origin
+    bad = [h for h in hrefs if not re.match(r"(https?://|mailto:)", h) or "javascript" in h]
+    assert bad == []
+    sources = page.locator(".turn .answer img").evaluate_all("els => els.map(i => i.src)")
+    assert all(src.startswith(origin) for src in sources), sources
+    handlers = page.locator(".turn .answer *").evaluate_all(
+        "els => els.flatMap(e => [...e.attributes].map(a => a.name))"
+        ".filter(n => n.startsWith('on'))"
+    )
+    assert handlers == []
+    assert page.locator(".turn .answer :is(script, iframe, svg, math, form, style)").count() == 0
+
+
+def test_xss_corpus_streamed_as_an_answer_does_nothing_live_or_after_reload(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """Every payload streamed, split anywhere: nothing runs, nothing loads from off the site."""
+    page.add_init_script(TRAPS)
+    endpoint.queue(stream(xss_answer(), size=7))
+    chat_page(page, site)
+    before = writes(page)
+    ask(page, "How do I retry a failed job?")
+    wait_answered(page, 1, before)
+    assert_harmless(page, watch)
+    assert len(page.locator(".turn .answer").inner_text()) > 1000
+    assert settled_turns(page, 1)[0]["answer"] == xss_answer()
+
+    page.reload()
+    expect(page.locator(".turn .answer")).to_have_count(1, timeout=READY_TIMEOUT_MS)
+    wait_ready(page)
+    assert_harmless(page, watch)
+    # watch.check (at teardown) fails the test on any off-site request or page error.
