@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
 
 import pytest
 from markdown_it.utils import read_fixture_file
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
-from tests.browser.reader import READY_TIMEOUT_MS, WRITES, ask, open_panel, stored, wait_ready
+from tests.browser.reader import (
+    READY_TIMEOUT_MS,
+    WRITES,
+    ask,
+    open_history,
+    open_panel,
+    stored,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -180,6 +190,33 @@ def test_reload_mid_answer_comes_back_as_a_stopped_turn(
     wait_answered(page, 2, before)
     assert "Demo answer" in answer_text(page)
     assert [t["status"] for t in settled_turns(page, 2)] == ["stopped", "done"]
+
+
+def test_a_tab_killed_mid_answer_keeps_what_had_arrived(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """Checkpoints store the answer while it streams: a crashed tab's turn is in the history."""
+    endpoint.queue(hang("Everything up to here [1]"))
+    chat_page(page, site)
+    ask(page, "How do I retry a failed job?")
+    expect(page.locator(".turn .answer")).to_contain_text("up to here", timeout=READY_TIMEOUT_MS)
+    settled = settled_turns(page, 1)  # the checkpoint, a couple of seconds in
+    assert (settled[0]["status"], settled[0]["answer"]) == ("stopped", "Everything up to here [1]")
+    watch.expect_bad_request(r"chrome://crash")
+    crashes: list[bool] = []
+    page.on("crash", lambda _: crashes.append(True))
+    with contextlib.suppress(PlaywrightError):  # the navigation "fails": the renderer is gone
+        page.goto("chrome://crash")  # kills the tab's renderer: no pagehide, nothing runs
+    crashed = page.context.new_page()  # a new tab of the same site reads what was kept
+    crashed.wait_for_timeout(300)
+    assert crashes == [True]
+    crashed.goto(site.page_with_config("chat", CHAT_CONFIG))
+    open_panel(crashed)
+    wait_ready(crashed)
+    open_history(crashed)
+    crashed.get_by_role("button", name="How do I retry a failed job?").click()
+    expect(crashed.get_by_text("Stopped", exact=True)).to_be_visible()
+    expect(crashed.locator(".turn .answer")).to_have_text("Everything up to here [1]")
 
 
 FAILURES = {

@@ -64,6 +64,7 @@ class _Answer:
     asked_at: int
     stream: AnswerStream
     checkpointed_at: float
+    checkpointed_parts: int = 0
 
 
 @dataclass
@@ -236,7 +237,7 @@ async def pull() -> str:
     answer = state.answer
     if answer is None:
         raise RuntimeError("pull() without an answer streaming: call ask() first")
-    update = await answer.stream.pull()
+    update = await answer.stream.pull(CHECKPOINT_S)
     reply: dict[str, object] = {
         "stable": update.stable,
         "tail": update.tail,
@@ -247,12 +248,22 @@ async def pull() -> str:
     }
     if update.ended:
         reply["final"] = _finish(answer)
-    elif time.monotonic() - answer.checkpointed_at >= CHECKPOINT_S and answer.stream.answer:
-        answer.checkpointed_at = time.monotonic()
-        if state.config.history.save_on_unload:
-            _keep(_answer_turn(answer, "stopped"))
-            reply["checkpoint"] = True
+    elif _checkpoint_due(answer) and state.config.history.save_on_unload:
+        _keep(_answer_turn(answer, "stopped"))
+        reply["checkpoint"] = True
     return json.dumps(reply)
+
+
+def _checkpoint_due(answer: _Answer) -> bool:
+    """Whether text arrived since the last checkpoint, at least CHECKPOINT_S ago."""
+    parts = len(answer.stream.answer)
+    if (
+        parts == answer.checkpointed_parts
+        or time.monotonic() - answer.checkpointed_at < CHECKPOINT_S
+    ):
+        return False
+    answer.checkpointed_at, answer.checkpointed_parts = time.monotonic(), parts
+    return True
 
 
 def stop() -> None:

@@ -17,6 +17,7 @@ search results instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Literal
@@ -64,9 +65,11 @@ class AnswerStream:
             self.stopped = True
             self._controller.abort()
 
-    async def pull(self) -> Update:
-        """Wait until something changed, then hand it all over at once."""
-        await self._changed.wait()
+    async def pull(self, wait_s: float) -> Update:
+        """Wait until something changed (at most ``wait_s``), then hand it all over at once."""
+        # Nothing new in time: the caller may still want to checkpoint.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), wait_s)
         self._changed.clear()
         text, reasoning = "".join(self._text), "".join(self._reasoning)
         self._text.clear()
