@@ -41,6 +41,11 @@ class Update:
     ended: bool
 
 
+UPDATE_INTERVAL_S = 0.05
+"""At most one update every 50 ms (20 a second): a model at 100 tokens/s would otherwise
+cost a render in the worker and a layout on the page per token, for no visible gain."""
+
+
 def _js(value: dict[str, object]) -> object:
     return to_js(value, dict_converter=js.Object.fromEntries)
 
@@ -57,6 +62,7 @@ class AnswerStream:
         self.answer: list[str] = []  # all content so far: what a stopped turn keeps
         self.stopped = False
         self.outcome: Literal["done", "stopped"] | StreamError | None = None
+        self._pulled_at = 0.0
         self._task = asyncio.ensure_future(self._run(url, json.dumps(body)))
 
     def stop(self) -> None:
@@ -70,6 +76,9 @@ class AnswerStream:
         # Nothing new in time: the caller may still want to checkpoint.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._changed.wait(), wait_s)
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(self._pulled_at + UPDATE_INTERVAL_S - loop.time())  # let more arrive
+        self._pulled_at = loop.time()
         self._changed.clear()
         text, reasoning = "".join(self._text), "".join(self._reasoning)
         self._text.clear()
