@@ -3,7 +3,9 @@
     python3 bench/screenshots.py            # PNGs in bench/out/
 
 closed · loading · thread with results · scope picked · narrow (mobile) ·
-dark host page · history list · delete all armed · docs changed after a reload.
+dark host page · history list · delete all armed · docs changed after a reload;
+and with model answers (a scripted endpoint): streaming with reasoning open,
+answer with sources, stopped turn, model failure, narrow and dark.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from builder.cli import build_demo  # noqa: E402
 from builder.serve import make_server  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Site  # noqa: E402
+from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 
@@ -35,12 +38,63 @@ def ask(page: Page, question: str) -> None:
     page.get_by_role("textbox", name="Ask a question").press("Enter")
 
 
+ANSWER = """To retry a job that failed, call `job.retry()` [1] or use the HTTP API:
+
+```bash
+curl -X POST https://tide.example/jobs/42/retry
+```
+
+- Retries wait longer each time (exponential backoff) [2].
+- A dead job keeps its error; see [the retries guide](/guides/retries.html).
+"""
+CHAT = """{chat: true, scopes: [
+  {id: "all", label: "All docs"}, {id: "api", label: "API", prefix: "/api/"}]}"""
+
+
+def chat_states(browser: Browser, site: Site, endpoint: FakeEndpoint) -> None:
+    url = site.page_with_config("chat", CHAT)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url)
+    page.get_by_role("button", name="Ask the docs").click()
+    page.get_by_role("progressbar").wait_for(state="detached", timeout=120_000)
+    endpoint.queue(stream(ANSWER, reasoning="The reader wants to retry. " * 6, delay_s=0.04))
+    ask(page, "How do I retry a job that failed?")
+    page.locator(".turn .answer code").first.wait_for()
+    page.locator("details.reasoning summary").click()
+    shoot(page, "10-streaming")
+    page.get_by_role("list", name="Sources").wait_for(timeout=60_000)
+    page.locator("details.reasoning summary").click()
+    shoot(page, "11-answer")
+    endpoint.queue(hang("Schedules use cron syntax [1], and a schedule can"))
+    ask(page, "How do I schedule a nightly job?")
+    page.get_by_role("button", name="Stop").click()
+    page.get_by_text("Stopped", exact=True).wait_for()
+    shoot(page, "12-stopped")
+    endpoint.queue(http_error(503))
+    ask(page, "webhook signatures")
+    page.get_by_text("could not answer just now").wait_for(timeout=60_000)
+    shoot(page, "13-model-failed")
+    for name, width, height, scheme in (
+        ("14-narrow-answer", 390, 760, "light"),
+        ("15-dark-answer", 1280, 800, "dark"),
+    ):
+        page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
+        page.goto(url)
+        page.get_by_role("button", name="Ask the docs").click()
+        endpoint.queue(stream(ANSWER))
+        ask(page, "How do I retry a job that failed?")
+        page.get_by_role("list", name="Sources").wait_for(timeout=120_000)
+        shoot(page, name)
+    endpoint.reset()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         build_demo(root)
-        server = make_server(root, port=0)
+        endpoint = FakeEndpoint()
+        server = make_server(root, port=0, chat=endpoint)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}/"
         with sync_playwright() as playwright:
@@ -90,6 +144,7 @@ def main() -> None:
                 ask(page, "schedule a job every night")
                 page.get_by_role("list", name="Search results").wait_for(timeout=120_000)
                 shoot(page, name)
+            chat_states(browser, Site(root=root, url=url), endpoint)
             browser.close()
         server.shutdown()
 

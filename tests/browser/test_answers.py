@@ -164,14 +164,20 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     assert [t["scope"] for t in stored_turns] == ["api"] * 2
 
 
-def test_reload_mid_answer_comes_back_as_a_stopped_turn(
-    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
-) -> None:
-    """A reload keeps the text that had arrived as a stopped turn; Ask again works."""
-    endpoint.queue(hang("<think>PRIVATE-THOUGHT</think>Half of it [1]"))
+def ask_into_a_stall(page: Page, site: Site, endpoint: FakeEndpoint, text: str) -> None:
+    """Ask on a chat page whose endpoint streams ``text`` and then sends nothing more."""
+    endpoint.queue(hang(text))
     chat_page(page, site)
     ask(page, "How do I retry a failed job?")
-    expect(page.locator(".turn .answer")).to_contain_text("Half of it", timeout=READY_TIMEOUT_MS)
+    shown = text.rpartition("</think>")[2]
+    expect(page.locator(".turn .answer")).to_have_text(shown, timeout=READY_TIMEOUT_MS)
+
+
+def test_reload_mid_answer_comes_back_as_a_stopped_turn(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """A reload keeps the text that had arrived as a stopped turn; Ask again works."""
+    ask_into_a_stall(page, site, endpoint, "<think>PRIVATE-THOUGHT</think>Half of it [1]")
     expect(page.locator("details.reasoning")).to_contain_text("PRIVATE-THOUGHT")
     page.reload()
 
@@ -196,10 +202,7 @@ def test_a_tab_killed_mid_answer_keeps_what_had_arrived(
     page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
 ) -> None:
     """Checkpoints store the answer while it streams: a crashed tab's turn is in the history."""
-    endpoint.queue(hang("Everything up to here [1]"))
-    chat_page(page, site)
-    ask(page, "How do I retry a failed job?")
-    expect(page.locator(".turn .answer")).to_contain_text("up to here", timeout=READY_TIMEOUT_MS)
+    ask_into_a_stall(page, site, endpoint, "Everything up to here [1]")
     settled = settled_turns(page, 1)  # the checkpoint, a couple of seconds in
     assert (settled[0]["status"], settled[0]["answer"]) == ("stopped", "Everything up to here [1]")
     watch.expect_bad_request(r"chrome://crash")
