@@ -40,8 +40,8 @@ CHAT_CONFIG = """{chat: true, scopes: [
   {id: "all", label: "All docs"}, {id: "api", label: "API", prefix: "/api/"}]}"""
 
 
-def chat_page(page: Page, site: Site) -> None:
-    page.goto(site.page_with_config("chat", CHAT_CONFIG))
+def chat_page(page: Page, site: Site, config: str = CHAT_CONFIG) -> None:
+    page.goto(site.page_with_config("chat", config))
     open_panel(page)
     wait_ready(page)
 
@@ -164,10 +164,12 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     assert [t["scope"] for t in stored_turns] == ["api"] * 2
 
 
-def ask_into_a_stall(page: Page, site: Site, endpoint: FakeEndpoint, text: str) -> None:
+def ask_into_a_stall(
+    page: Page, site: Site, endpoint: FakeEndpoint, text: str, config: str = CHAT_CONFIG
+) -> None:
     """Ask on a chat page whose endpoint streams ``text`` and then sends nothing more."""
     endpoint.queue(hang(text))
-    chat_page(page, site)
+    chat_page(page, site, config)
     ask(page, "How do I retry a failed job?")
     shown = text.rpartition("</think>")[2]
     expect(page.locator(".turn .answer")).to_have_text(shown, timeout=READY_TIMEOUT_MS)
@@ -196,6 +198,22 @@ def test_reload_mid_answer_comes_back_as_a_stopped_turn(
     wait_answered(page, 2, before)
     assert "Demo answer" in answer_text(page)
     assert [t["status"] for t in settled_turns(page, 2)] == ["stopped", "done"]
+
+
+def test_save_on_unload_off_keeps_no_answer_in_flight(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """history.saveOnUnload: false: no checkpoints, and a reload drops the streaming answer."""
+    config = "{chat: true, history: {saveOnUnload: false}}"
+    ask_into_a_stall(page, site, endpoint, "Not to be kept [1]", config)
+    page.wait_for_timeout(2_500)  # past a checkpoint's interval
+    assert turns(page) == []
+    page.reload()
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+    wait_ready(page)
+    expect(page.get_by_text("Stopped", exact=True)).to_have_count(0)
+    expect(page.locator(".turn")).to_have_count(0)
+    assert turns(page) == []
 
 
 def test_a_tab_killed_mid_answer_keeps_what_had_arrived(
