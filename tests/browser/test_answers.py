@@ -200,6 +200,20 @@ def test_reload_mid_answer_comes_back_as_a_stopped_turn(
     assert [t["status"] for t in settled_turns(page, 2)] == ["stopped", "done"]
 
 
+def test_new_chat_mid_answer_stops_and_keeps_it(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """New chat while an answer streams stops it and stores it, stopped, in the old conversation."""
+    ask_into_a_stall(page, site, endpoint, "Kept when I leave [1]")
+    page.get_by_role("button", name="New chat").click()
+    expect(page.locator(".turn")).to_have_count(0)
+    expect(page.get_by_role("button", name="Send")).to_be_visible()
+    (turn,) = settled_turns(page, 1)
+    assert (turn["status"], turn["answer"]) == ("stopped", "Kept when I leave [1]")
+    open_history(page)
+    expect(page.get_by_role("list", name="Conversations").get_by_role("listitem")).to_have_count(1)
+
+
 def test_save_on_unload_off_keeps_no_answer_in_flight(
     page: Page, site: Site, endpoint: FakeEndpoint
 ) -> None:

@@ -39,7 +39,8 @@ class Panel:
         self.lock_name = None
         self.record = False
         self.save_on_unload = False
-        self.streaming = None  # the answer streaming now: {"record", "parts", "done"}
+        self.streaming = None  # the answer streaming now: {"record", "parts"}
+        self.answering = None  # set once the answer being made is drawn and stored
         self.session = None  # this tab's value for the "conversation" key, from the worker
         self.scopes = []
         self.pending = []
@@ -243,6 +244,17 @@ class Panel:
         return turn
 
     async def answer(self, question, scope, quote, turn):
+        """Answer in ``turn``; ``settle`` waits on ``answering`` until it is drawn and stored."""
+        finished = asyncio.Event()
+        self.answering = finished
+        try:
+            await self.make_answer(question, scope, quote, turn)
+        finally:
+            finished.set()
+            if self.answering is finished:
+                self.answering = None
+
+    async def make_answer(self, question, scope, quote, turn):
         try:
             reply = json.loads(await self.worker.ask(question, scope, quote))
         except Exception as err:
@@ -286,7 +298,7 @@ class Panel:
         turn.append(reasoning)
         turn.append(body)
         turn.setAttribute("aria-busy", "true")  # screen readers read the answer once, whole
-        self.streaming = {"record": reply["inFlight"], "parts": [], "done": asyncio.Event()}
+        self.streaming = {"record": reply["inFlight"], "parts": []}
         self.show_stop(True)
         try:
             while True:
@@ -315,7 +327,6 @@ class Panel:
                     return update["final"]
         finally:
             turn.removeAttribute("aria-busy")
-            self.streaming["done"].set()
             self.streaming = None
             self.show_stop(False)
 
@@ -336,11 +347,12 @@ class Panel:
             self.spawn(self.worker.stop())
 
     async def settle(self):
-        """Stop the answer streaming, if any, and wait until it is kept as a stopped turn."""
-        if self.streaming is not None:
-            done = self.streaming["done"]
-            await self.worker.stop()
-            await done.wait()
+        """Stop the answer streaming, if any, and wait until it is drawn and stored."""
+        answering = self.answering
+        if answering is not None:
+            if self.streaming is not None:
+                await self.worker.stop()
+            await answering.wait()
 
     def show_answer(self, turn, view, failed=False):
         """Draw a finished turn's answer: text, sources, Stopped + Ask again; or results."""
