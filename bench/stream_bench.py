@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.render_bench import ANSWER, tokenize  # noqa: E402
+from bench.render_bench import ANSWER, percentile, tokenize  # noqa: E402
 from bench.run import LONGTASKS  # noqa: E402
 from builder.cli import build_demo  # noqa: E402
 from builder.serve import ChatReply, make_server  # noqa: E402
@@ -69,14 +69,10 @@ def summary(durations: list[float]) -> dict[str, float]:
     ordered = sorted(durations)
     if not ordered:
         return {"count": 0}
-
-    def at(p: float) -> float:
-        return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
-
     return {
         "count": len(ordered),
-        "p50": at(0.5),
-        "p95": at(0.95),
+        "p50": percentile(ordered, 50),
+        "p95": percentile(ordered, 95),
         "max": ordered[-1],
         "mean": statistics.fmean(ordered),
         "sum": sum(ordered),

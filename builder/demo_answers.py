@@ -50,23 +50,24 @@ def demo_answer(messages: list[dict[str, str]]) -> str:
     return "\n\n".join(parts)
 
 
+def sse_event(delta: dict[str, str], *, model: str, finish: str | None = None) -> bytes:
+    """One Chat Completions chunk as an SSE event: ``data: {...}`` and a blank line."""
+    chunk = {
+        "object": "chat.completion.chunk",
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+
 def sse_chunks(answer: str, *, model: str, delay_s: float) -> Iterator[bytes]:
     """``answer`` as a Chat Completions stream, a word per event, ``delay_s`` apart."""
-
-    def event(delta: dict[str, str], finish: str | None = None) -> bytes:
-        chunk = {
-            "object": "chat.completion.chunk",
-            "model": model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-        return b"data: " + json.dumps(chunk).encode() + b"\n\n"
-
-    yield event({"role": "assistant"})
+    yield sse_event({"role": "assistant"}, model=model)
     for word in _WORD.findall(answer):
         if delay_s:
             time.sleep(delay_s)
-        yield event({"content": word})
-    yield event({}, "stop")
+        yield sse_event({"content": word}, model=model)
+    yield sse_event({}, model=model, finish="stop")
     yield b"data: [DONE]\n\n"
 
 

@@ -83,7 +83,7 @@ class Watch:
     bad_requests: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     expected_errors: list[re.Pattern[str]] = field(default_factory=list)
-    expected_bad_requests: list[re.Pattern[str]] = field(default_factory=list)
+    expected_bad_requests: list[re.Pattern[str]] = field(default_factory=lambda: [IGNORED_FAILURE])
 
     def on_console(self, message: ConsoleMessage) -> None:
         if message.type == "error" and not IGNORED_CONSOLE.search(message.text):
@@ -102,9 +102,7 @@ class Watch:
             self.bad_requests.append(f"HTTP {response.status}: {response.url}")
 
     def on_failed(self, request: Request) -> None:
-        problem = f"failed: {request.url} ({request.failure})"
-        if not IGNORED_FAILURE.match(problem):
-            self.bad_requests.append(problem)
+        self.bad_requests.append(f"failed: {request.url} ({request.failure})")
 
     def attach(self, page: Page) -> None:
         page.on("console", self.on_console)

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from builder.demo_answers import demo_reply
+from builder.demo_answers import demo_reply, sse_event
 from builder.serve import ChatReply, DropConnection
 
 Script = Callable[["FakeEndpoint"], ChatReply]
@@ -25,8 +25,7 @@ HANG_LIMIT_S = 60.0
 
 
 def event(delta: dict[str, str], finish: str | None = None) -> bytes:
-    choice = {"index": 0, "delta": delta, "finish_reason": finish}
-    return b"data: " + json.dumps({"model": "fake", "choices": [choice]}).encode() + b"\n\n"
+    return sse_event(delta, model="fake", finish=finish)
 
 
 def pieces(text: str, size: int) -> list[str]:

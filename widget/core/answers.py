@@ -87,32 +87,54 @@ class Plan:
 
     def answer_turn(self, answer: str, status: Status, *, asked_at: int, finished_at: int) -> Turn:
         """The model's answer (whole, or as far as it got) as a turn, with its sources."""
-        turn = self.results_turn(asked_at=asked_at, finished_at=finished_at)
-        return replace(
-            turn,
+        return self._turn(
+            status,
+            asked_at,
+            finished_at,
             answer=answer,
-            status=status,
-            results=(),
             sources=cited_sources(answer, self.context_sources),
         )
 
+    def in_flight_turn(self, *, asked_at: int) -> Turn:
+        """The answer while it streams, as ``pagehide`` stores it: no text yet, and the
+        whole numbered context as sources (what it cites is known once the text is)."""
+        return self._turn("stopped", asked_at, asked_at, sources=self.context_sources)
+
     def results_turn(self, *, asked_at: int, finished_at: int) -> Turn:
         """The matching sections as the answer (no model, closed gate, failed model)."""
-        return Turn(
-            question=self.question,
-            quote=self.quote,
-            answer="",
-            status="results",
-            asked_at=asked_at,
-            finished_at=finished_at,
-            scope=self.scope,
-            gate=self.gate,
+        return self._turn(
+            "results",
+            asked_at,
+            finished_at,
             results=tuple(
                 ResultItem(
                     address=hit.section.address, title=_title(hit.section), snippet=hit.snippet
                 )
                 for hit in self.hits
             ),
+        )
+
+    def _turn(
+        self,
+        status: Status,
+        asked_at: int,
+        finished_at: int,
+        *,
+        answer: str = "",
+        sources: tuple[Source, ...] = (),
+        results: tuple[ResultItem, ...] = (),
+    ) -> Turn:
+        return Turn(
+            question=self.question,
+            quote=self.quote,
+            answer=answer,
+            status=status,
+            asked_at=asked_at,
+            finished_at=finished_at,
+            scope=self.scope,
+            gate=self.gate,
+            sources=sources,
+            results=results,
         )
 
 

@@ -116,6 +116,12 @@ def _conversation_view(conversation: Conversation | None) -> object:
     }
 
 
+def _keeps_in_flight() -> bool:
+    """Whether an answer still streaming is stored (checkpoints, pagehide, restore)."""
+    history = _state().config.history
+    return history.enabled and history.save_on_unload
+
+
 def _session() -> dict[str, object]:
     conversation = _state().conversation
     return session_value(conversation.id if conversation else None)
@@ -133,13 +139,12 @@ async def start(config_json: str, html_lang: str, index_url: str, page_url: str)
         origin=f"{page.scheme}://{page.netloc}",
         endpoint=urljoin(page_url, parsed.config.endpoint),
     )
-    history = parsed.config.history
     return _reply(
         config=config_to_json(parsed.config),
         errors=list(parsed.errors),
         keys={name: parsed.config.storage_key(name) for name in STORAGE_KEYS},
-        record=history.enabled,
-        saveOnUnload=history.enabled and history.save_on_unload,
+        record=parsed.config.history.enabled,
+        saveOnUnload=_keeps_in_flight(),
         language=resolve_language(parsed.config.language, html_lang),
         lockName=parsed.config.storage_key("history"),
     )
@@ -154,7 +159,7 @@ def restore(history_raw: str | None, session_raw: str | None) -> str:
     state.conversation = loaded.archive.find(wanted) if wanted else None
     # The answer that was streaming when the page left comes back stopped.
     persist = False
-    if wanted and session.in_flight is not None and state.config.history.save_on_unload:
+    if wanted and session.in_flight is not None and _keeps_in_flight():
         turn = stopped_turn(session.in_flight)
         current = state.conversation or Conversation(wanted, (), state.index.version)
         kept = next((t for t in current.turns if t.key == turn.key), None)
@@ -217,16 +222,11 @@ def ask(question: str, scope_id: str, quote: str) -> str:
     state.answer = _Answer(plan, asked_at, stream, checkpointed_at=time.monotonic())
     if state.conversation is None:
         state.conversation = _new_conversation()
-    # What pagehide stores: the turn so far, its sources being the numbered context.
-    in_flight = replace(
-        plan.answer_turn("", "stopped", asked_at=asked_at, finished_at=asked_at),
-        sources=plan.context_sources,
-    )
     return _reply(
         streaming=True,
         question=plan.question,
         quote=plan.quote,
-        inFlight=turn_record(in_flight),
+        inFlight=turn_record(plan.in_flight_turn(asked_at=asked_at)),
         session=_session(),
     )
 
@@ -248,7 +248,7 @@ async def pull() -> str:
     }
     if update.ended:
         reply["final"] = _finish(answer)
-    elif _checkpoint_due(answer) and state.config.history.save_on_unload:
+    elif _keeps_in_flight() and _checkpoint_due(answer):
         _keep(_answer_turn(answer, "stopped"))
         reply["checkpoint"] = True
     return json.dumps(reply)
@@ -282,14 +282,13 @@ def _finish(answer: _Answer) -> dict[str, object]:
     state = _state()
     state.answer = None
     outcome = answer.stream.outcome
-    failed = not isinstance(outcome, str)
     if isinstance(outcome, str):
         turn = _answer_turn(answer, outcome)
     else:  # the model failed mid-answer: the reader gets the matching sections
         js.console.warn(f"docs-panel: answering with search results instead: {outcome}")
         turn = answer.plan.results_turn(asked_at=answer.asked_at, finished_at=_now())
     _keep(turn)
-    return {"turn": _view(turn), "failed": failed, "session": _session()}
+    return {"turn": _view(turn), "failed": not isinstance(outcome, str), "session": _session()}
 
 
 def _new_conversation() -> Conversation:
