@@ -24,6 +24,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from widget.core.config import DEFAULTS, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,9 +137,18 @@ def worker_zip() -> bytes:
     return deterministic_zip(files)
 
 
+SHARED_CORE = ("errors.py", "lifecycle.py", "protocol.py")
+"""The core modules the shell imports too, written in the Python MicroPython has."""
+
+
 def shell_zip() -> bytes:
-    """The MicroPython shell's modules (``main.py`` is loaded as the script itself)."""
+    """The MicroPython shell's modules (``main.py`` is loaded as the script itself), and
+    the core modules both runtimes share."""
     files = [f for f in _python_files(WIDGET / "shell", "shell") if f[0] != "shell/main.py"]
+    files += [("widget/__init__.py", b""), ("widget/core/__init__.py", b"")]
+    files += [
+        (f"widget/core/{name}", (WIDGET / "core" / name).read_bytes()) for name in SHARED_CORE
+    ]
     return deterministic_zip(files)
 
 
@@ -178,7 +188,16 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     template = (WIDGET / "assets" / "embed.js").read_text(encoding="utf-8")
     if MANIFEST_MARK not in template:
         raise ConfigError(f"widget/assets/embed.js lost its {MANIFEST_MARK} placeholder")
-    manifest_json = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
+    # The loader needs the storage keys before the worker exists (to see a conversation
+    # to restore), and must name them exactly as the worker's config does.
+    storage = {
+        "pattern": STORAGE_PREFIX_PATTERN,
+        "fallback": DEFAULTS.storage_prefix,
+        "names": list(STORAGE_NAMES),
+    }
+    manifest_json = json.dumps(
+        {"files": manifest, "storage": storage}, sort_keys=True, separators=(",", ":")
+    )
     out["embed.js"] = template.replace(MANIFEST_MARK, manifest_json).encode("utf-8")
     return out
 

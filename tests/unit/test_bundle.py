@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
 import zipfile
 from io import BytesIO
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,7 @@ from builder.bundle import (
     pyscript_chunks,
     with_gzip_twins,
 )
+from widget.core.config import DEFAULTS, STORAGE_NAMES, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -26,10 +29,36 @@ def files() -> dict[str, bytes]:
     return bundle_files(PAYLOAD)
 
 
-def manifest(files: dict[str, bytes]) -> dict[str, str]:
+def embedded(files: dict[str, bytes]) -> dict[str, Any]:
     source = files["embed.js"].decode()
     start = source.index("const M = ") + len("const M = ")
     return dict(json.loads(source[start : source.index(";\n", start)]))
+
+
+def manifest(files: dict[str, bytes]) -> dict[str, str]:
+    return dict(embedded(files)["files"])
+
+
+PREFIXES = ["docs-panel", "acme.docs", "a", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é", "a\n"]
+
+
+def test_the_loader_accepts_exactly_the_prefixes_the_config_accepts(
+    files: dict[str, bytes],
+) -> None:
+    """embed.js, run by JavaScript, judges storagePrefix values as parse_config does."""
+    storage = embedded(files)["storage"]
+    assert storage["fallback"] == DEFAULTS.storage_prefix
+    assert storage["names"] == list(STORAGE_NAMES)
+    script = (
+        "const [pattern, values] = JSON.parse(process.argv[1]);"
+        "const rule = new RegExp('^(?:' + pattern + ')$');"
+        "console.log(JSON.stringify(values.map((v) => rule.test(v))));"
+    )
+    argument = json.dumps([storage["pattern"], PREFIXES])
+    run = subprocess.run(["node", "-e", script, argument], capture_output=True, check=True)
+    in_javascript = json.loads(run.stdout)
+    in_python = [not parse_config({"storagePrefix": p}).errors for p in PREFIXES]
+    assert in_javascript == in_python
 
 
 def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
@@ -72,13 +101,20 @@ def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> No
     names = zipfile.ZipFile(BytesIO(files[manifest(files)["workerZip"]])).namelist()
     for module in (
         "widget/core/answers.py",
-        "widget/worker/service.py",
+        "widget/worker/tab.py",
         "markdown_it/__init__.py",
         "bleach/__init__.py",
         "webencodings/__init__.py",
     ):
         assert module in names
     assert not [n for n in names if "__pycache__" in n]
+
+
+def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus the core modules it shares with the worker, no more."""
+    names = set(zipfile.ZipFile(BytesIO(files[manifest(files)["shellZip"]])).namelist())
+    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
+    assert "widget/core/history.py" not in names and "shell/main.py" not in names
 
 
 def test_gzip_twins_only_where_they_help() -> None:

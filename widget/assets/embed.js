@@ -3,11 +3,20 @@
 // opens the panel (or this tab has a conversation to restore). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
+  // {files: {name: path}, storage: {pattern, fallback, names}}
   const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
   const base = new URL(".", d.currentScript ? d.currentScript.src : location.href);
   const abs = (p) => new URL(p, base).href;
+
+  // Storage keys, named by the same rule as the worker's config (build.py copies it
+  // here): a prefix the config rejects falls back to the default in both places.
+  const cfg = w.docsPanel || {};
+  const prefix = typeof cfg.storagePrefix === "string"
+    && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
+    ? cfg.storagePrefix : M.storage.fallback;
+  const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
 
   let config;
   try {
@@ -38,9 +47,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // What the MicroPython shell picks up: where things are, the raw config, and
   // whether to open as soon as it is drawn. The shell replaces `toggle`.
   const bridge = (w.__docsPanel = {
-    host, root, launcher, config,
+    host, root, launcher, config, keys,
     lang: d.documentElement.lang || "",
-    urls: Object.fromEntries(Object.entries(M).map(([k, v]) => [k, abs(v)])),
+    urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
@@ -94,10 +103,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.
   try {
-    const cfg = w.docsPanel || {};
-    const prefix = typeof cfg.storagePrefix === "string" ? cfg.storagePrefix : "docs-panel";
-    const s = JSON.parse(sessionStorage.getItem(prefix + ".conversation"));
-    if (s && s.left === true && (s.id || sessionStorage.getItem(prefix + ".composer.draft"))) {
+    const s = JSON.parse(sessionStorage.getItem(keys.conversation));
+    if (s && s.left === true && (s.id || sessionStorage.getItem(keys["composer.draft"]))) {
       bridge.openOnReady = s.open === true;
       boot();
     }
