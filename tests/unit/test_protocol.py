@@ -1,4 +1,4 @@
-"""The page–worker protocol: replies checked both ways, and the shell read against it."""
+"""The page-worker protocol: replies checked both ways, and the shell read against it."""
 
 from __future__ import annotations
 
@@ -39,8 +39,13 @@ def test_a_reply_round_trips_into_messages() -> None:
         ({"session": "{}"}, "turn is missing"),
         ({"turn": TURN, "session": "{}", "extra": 1}, "undeclared extra"),
         ({"turn": {**TURN, "status": None}, "session": "{}"}, "status: expected str"),
-        ({"turn": {**TURN, "sources": [{"address": "/", "title": "", "ref": True}]}, "session": ""},
-         "ref: expected int"),
+        (
+            {
+                "turn": {**TURN, "sources": [{"address": "/", "title": "", "ref": True}]},
+                "session": "",
+            },
+            "ref: expected int",
+        ),
         ({"turn": {**TURN, "results": "none"}, "session": "{}"}, "results: expected a list"),
     ],
 )
@@ -188,7 +193,7 @@ def test_the_shell_reads_only_fields_the_worker_sends(path: Path) -> None:
 
 def test_the_shell_reader_catches_a_wrong_field() -> None:
     """The check above can fail: a misspelt field, call or argument is reported."""
-    source = '''
+    source = """
 async def f(self, turn: "Turn"):
     asked = await self.client.call("ask", question="q", scope="", quote="")
     asked.streming
@@ -200,7 +205,7 @@ def g(results: "list[Result]"):
         result.snippit
     await self.client.call("pul")
     await self.keeper.write("delete_conversation", ident="c1")
-'''
+"""
     problems = ShellReader().check(source, "x.py")
     assert len(problems) == 5, problems
     assert "asked.streming" in problems[0] and "source.adress" in problems[1]
