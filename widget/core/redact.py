@@ -12,13 +12,17 @@ mask naming its kind; every other character stays as it was::
     >>> redact_text(r.text) == r.text  # idempotent: a mask is never masked again
     True
 
-How it decides, in priority order (an earlier rule wins where two overlap, so
-``password=ghp_…`` is reported as a GitHub token, not a password):
+How it decides: one table of rules, ``_RULES`` (kind, pattern, where to
+look, what to accept), in priority order (an earlier rule wins where two
+overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
 
-1. Shapes that are credentials wherever they appear: private key blocks, JWTs,
-   webhook URLs, and tokens with a vendor prefix (``ghp_``, ``sk-ant-``,
-   ``AKIA``, ``xoxb-``…), matched with their real lengths and charsets so that
-   ``sk-learn``, ``task-1`` or ``hf_hub_download`` stay as they are.
+1. Shapes that are credentials wherever they appear: private key blocks, JWTs
+   (also unsigned, two parts), webhook URLs (Slack's also without a scheme),
+   and tokens that name their vendor, one row per shape gitleaks has a rule
+   for (``ghp_``, ``sk-ant-``, ``AKIA``/``ABIA``, ``xoxb-``, ``dop_v1_``,
+   ``hvs.``, ``….atlasv1.…``, ``glc_``, ``AGE-SECRET-KEY-1``…), matched with
+   their real lengths and charsets so that ``sk-learn``, ``task-1``,
+   ``hf_hub_download`` or ``hf_requiredCharacteristicTypes…`` stay as they are.
 2. Values made secret by their label: ``Authorization:`` headers, the password
    of ``scheme://user:pass@host``, ``curl -u user:pass``, requests' ``auth=``
    tuples, ``.netrc`` lines, and ``key = value`` assignments whose key *ends*
@@ -38,13 +42,20 @@ value that reads as code: a call or index (``getpass()``, ``env["X"]``), a
 dotted name (``process.env.TOKEN``), a type or keyword (``str``, ``await``).
 Three guards keep prose readable: a ``key: value`` colon must touch its key
 (not "pass :func:`x`"); its value, when made only of letters, is masked only
-if it ends the line (YAML); and a space-separated value counts only after a
-``--flag`` and with a digit or symbol in it ("use --password to set it"), or
-in SQL's ``PASSWORD 'x'``.
+if it ends the line (YAML), and is not a Maven coordinate
+(``io.jsonwebtoken:jjwt-api:0.11.5``); and a space-separated value counts
+only after a ``--flag`` and with a digit or symbol in it ("use --password to
+set it"), or in SQL's ``PASSWORD 'x'``. A rejected match never hides the
+next: in "the access token TOKEN=x" the prose "token TOKEN=x" is rejected and
+``TOKEN=x`` is still found.
 
-Every pattern is compiled once at import, is anchored on a literal or a
-boundary, and bounds its repetitions, so the cost stays linear in the length
-of the text (stdlib ``re`` only: it runs in CPython and in Pyodide alike).
+Every pattern is compiled once at import and starts with a literal, a
+boundary or an anchor hit, and a start inside a longer run fails at once,
+so the cost stays linear in the length of the text; a value is read to a
+bound and then followed to its end, so no tail leaks (stdlib ``re`` only: it
+runs in CPython and in Pyodide alike). ``bench/redact_bench.py`` measures
+recall on a corpus built from gitleaks' rules, the clean fixtures and the
+cost of a 4 KB question.
 """
 
 from __future__ import annotations
