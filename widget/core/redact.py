@@ -228,21 +228,25 @@ class _Rule:
 # --- rule builders -----------------------------------------------------------
 
 
+# the fixed text a token body starts with: letters, digits, _ ~ - and escaped . or -
+_LEADING_LITERAL = re.compile(r"(?:[A-Za-z0-9_~-]|\\[.-])+(?![?*+{])")
+
+
 def _token(kind: str, body: str, accept: _Accept = _always, needle: str = "") -> _Rule:
     """A token recognised by its shape alone, not glued to a longer word.
 
-    The left boundary sits after the body's first character when that is a
-    literal (``d(?<![…]d)op_v1_…``), so ``re`` still searches for a literal
-    instead of trying every position, and a start inside a longer run
-    (``xoxb-xoxb-…``) fails at once instead of scanning the run again: every
-    pattern stays linear in the text. A body that starts with a class names
-    the ``needle`` it holds instead, when one is cheap to test
-    (``[A-Za-z0-9]{14}\\.atlasv1\\.``).
+    The left boundary sits after the fixed text the body starts with
+    (``dop_v1_(?<![A-Za-z0-9_-]dop_v1_)…``), so ``re`` finds that text by its
+    fast literal search instead of trying every position, and a start inside
+    a longer run (``xoxb-xoxb-…``) fails at once instead of scanning the run
+    again: every pattern stays linear in the text. A body that starts with a
+    class names the ``needle`` it holds instead, when one is cheap to test
+    (``[A-Za-z0-9]{14}\\.atlasv1\\.``). A body is one shape, without a
+    top-level ``|``: the boundary would guard its first branch only.
     """
-    if body[0].isalnum():
-        body = f"{body[0]}(?<![A-Za-z0-9_-]{re.escape(body[0])}){body[1:]}"
-    else:
-        body = f"(?<![A-Za-z0-9_-]){body}"
+    lead = _LEADING_LITERAL.match(body)
+    fixed = lead.group() if lead else ""
+    body = f"{fixed}(?<![A-Za-z0-9_-]{fixed}){body[len(fixed) :]}"
     pattern = re.compile(rf"(?P<secret>{body})(?![A-Za-z0-9_-])")
     return _Rule(kind, pattern, accept, None, (needle,) if needle else ())
 
@@ -418,7 +422,8 @@ _RULES: tuple[_Rule, ...] = (
         "Slack token", r"xox(?:e\.xox)?[abposre]-(?=[A-Za-z0-9-]{8})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
     ),
     _token("Slack token", r"xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+"),
-    _token("Stripe key", r"[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
+    _token("Stripe key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
+    _token("Stripe key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
     _token("Stripe key", r"whsec_[A-Za-z0-9]{24,}"),
     _token("Google API key", r"AIza[A-Za-z0-9_-]{35}"),
     _token("Google OAuth client secret", r"GOCSPX-[A-Za-z0-9_-]{28}"),
@@ -428,7 +433,7 @@ _RULES: tuple[_Rule, ...] = (
     _token("PyPI token", r"pypi-Ag[A-Za-z0-9_-]{60,}"),
     _token("SendGrid API key", r"SG\.(?:[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}|[A-Za-z0-9=_.-]{66})"),
     _token("Twilio API key", r"SK[0-9a-fA-F]{32}"),
-    _token("AWS access key ID", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
+    _token("AWS access key ID", r"A(?:3T[A-Z0-9]|KIA|SIA|BIA|CCA)[A-Z0-9]{16}"),
     _token("Amazon Bedrock API key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
     _token("Amazon Bedrock API key", r"bedrock-api-key-[A-Za-z0-9+/=_-]{20,}"),
     _token(
@@ -446,6 +451,7 @@ _RULES: tuple[_Rule, ...] = (
         "Authress key",
         r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
         r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+        needle=".acc",
     ),
     _token("ClickHouse key", r"4b1d[A-Za-z0-9]{38}"),
     _token("Clojars token", r"CLOJARS_[A-Za-z0-9]{60}"),
@@ -466,7 +472,8 @@ _RULES: tuple[_Rule, ...] = (
     _token("Grafana token", r"eyJrIjoi[A-Za-z0-9]{70,400}={0,3}"),
     _token("Grafana token", r"glc_[A-Za-z0-9+/]{32,400}={0,3}"),
     _token("Grafana token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    _token("Harness key", r"[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+    _token("Harness key", r"pat\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+    _token("Harness key", r"sat\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     _token(
         "Terraform Cloud token",
         r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
@@ -498,7 +505,14 @@ _RULES: tuple[_Rule, ...] = (
     _token("Square token", r"sq0(?:atp|csp)-[\w-]{22,60}"),
     _token("Vault token", r"hv(?:s\.[\w-]{90,120}|b\.[\w-]{138,300})"),
     _token("Vault token", r"s\.[A-Za-z0-9]{24}", _has_digit_and_letter),
-    _token("Discord bot token", r"[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"),
+    # the user id in base64: a digit 1-9 encodes to M, N or O
+    *(
+        _token(
+            "Discord bot token",
+            rf"{first}[A-Za-z0-9]{{23,27}}\.[A-Za-z0-9_-]{{6}}\.[A-Za-z0-9_-]{{27,40}}",
+        )
+        for first in "MNO"
+    ),
     _Rule(
         "Telegram bot token",  # also inside https://api.telegram.org/bot<token>/
         re.compile(r"(?P<secret>[0-9]{8,10}:[A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])"),
