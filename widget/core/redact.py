@@ -136,9 +136,28 @@ def _is_literal(value: str) -> bool:
     """
     if len(value) < 3 or (value.isdigit() and len(value) < 4) or value.lower() in _NOTHING:
         return False
-    if _PLACEHOLDER.match(value) or _TEMPLATE.search(value):
+    if _PLACEHOLDER.match(value) or _TEMPLATE.search(value) or _stands_in(value, value):
         return False
     return not (_IDENTIFIER.fullmatch(value) and _is_name(value))
+
+
+_PLACEHOLDER_WORD = re.compile(r"example|your|placeholder|here(?![a-z])", re.IGNORECASE)
+
+
+def _stands_in(value: str, body: str) -> bool:
+    """A value in a secret's shape around no secret (``body``: the part past its prefix).
+
+    Random text uses many characters evenly: a body of fewer than 5 distinct
+    characters (``GR1348941123123…``) or mostly one (``ghp_xxxx…``,
+    ``pplx-xxxx…``, ``aaaaaaaa``), or a token-long value that spells
+    ``EXAMPLE`` or ``PUT_YOUR_TOKEN_HERE``, stands for a secret (a short
+    word stays a password: Docker's ``POSTGRES_PASSWORD: example``).
+    """
+    if len(body) >= 8 and (
+        len(set(body)) < 5 or 2 * max(body.count(c) for c in set(body)) > len(body)
+    ):
+        return True
+    return len(value) > 12 and _PLACEHOLDER_WORD.search(value) is not None
 
 
 def _literal_secret(m: re.Match[str]) -> bool:
@@ -198,6 +217,11 @@ def _has_digit_and_letter(m: re.Match[str]) -> bool:
     return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
 
 
+def _has_digit(m: re.Match[str]) -> bool:
+    """Slack tokens carry numeric ids; ``xoxa-faketoken`` or ``xoxb-abcdef-abcdef`` do not."""
+    return any(c.isdigit() for c in m["secret"])
+
+
 def _secret_end(m: re.Match[str]) -> int:
     return m.end("secret")
 
@@ -246,9 +270,15 @@ def _token(kind: str, body: str, accept: _Accept = _always, needle: str = "") ->
     """
     lead = _LEADING_LITERAL.match(body)
     fixed = lead.group() if lead else ""
-    body = f"{fixed}(?<![A-Za-z0-9_-]{fixed}){body[len(fixed) :]}"
+    body = f"{fixed}(?<![A-Za-z0-9_.-]{fixed}){body[len(fixed) :]}"
     pattern = re.compile(rf"(?P<secret>{body})(?![A-Za-z0-9_-])")
-    return _Rule(kind, pattern, accept, None, (needle,) if needle else ())
+    skip = len(re.sub(r"\\(.)", r"\1", fixed))  # the fixed text's length in the token
+
+    def accepted(m: re.Match[str]) -> bool:
+        secret = m["secret"]
+        return not _stands_in(secret, secret[skip:]) and accept(m)
+
+    return _Rule(kind, pattern, accepted, None, (needle,) if needle else ())
 
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
@@ -280,9 +310,12 @@ _AUTHORIZATION = re.compile("authorization")
 _SCHEME_CREDENTIALS = r"""[^\s"'`]*[^\s"'`,;.:)\]}>]"""
 
 
-def _not_ids(m: re.Match[str]) -> bool:
-    """``-u 1000:1000`` is a uid:gid pair (docker run), not curl credentials."""
-    return _literal_secret(m) and not (m["user"].isdigit() and m["secret"].isdigit())
+def _curl_credentials(m: re.Match[str]) -> bool:
+    """Not ``-u 1000:1000``, a uid:gid pair (docker run), nor ``-u <user:password>``."""
+    user = m["user"]
+    if _PLACEHOLDER.match(user) or (user.isdigit() and m["secret"].isdigit()):
+        return False
+    return _literal_secret(m)
 
 
 def _password(pattern: str, anchor: str, accept: _Accept = _literal_secret) -> _Rule:
@@ -326,8 +359,9 @@ _KEY_OWNERS = (
 _SCHEME_BEFORE = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}\Z")
 _FLAG_BEFORE = re.compile(r"""(?<![^\s"'])--[A-Za-z0-9_-]*\Z""")
 _CALL_BEFORE = re.compile(r"""\([ \t]*["'][\w.-]*\Z""")
-# io.jsonwebtoken:jjwt-api:0.11.5 is a Maven coordinate, not the token "jjwt-api:0.11.5"
-_COORDINATE = re.compile(r"[A-Za-z][\w.-]*:[0-9][\w.-]*")
+# a key glued to the end of a dotted lowercase name is part of a package:
+# io.jsonwebtoken:jjwt-api:0.11.5 holds no token (app.token: x still does)
+_PACKAGE_BEFORE = re.compile(r"\.[a-z]+\Z")
 _LINE_END_AFTER = re.compile(r"""[ \t]*(?:[\r\n`"'#,}]|\Z)""")
 
 
@@ -344,8 +378,12 @@ def _assigned(m: re.Match[str]) -> bool:
     value = m["secret"]
     if not _is_literal(value):
         return False
+    start = m.start()
+    if _PACKAGE_BEFORE.search(m.string, max(0, start - 64), start) is not None:
+        return False
+    if m["q"] == "`" and any(c.isspace() for c in value):  # `etcdctl get /x`: a command
+        return False
     if m["comma"] is not None:  # only a call's ("KEY", "value"), both quoted
-        start = m.start()
         return (
             m["q"] is not None
             and m["close"][:1] in ("'", '"')
@@ -354,7 +392,6 @@ def _assigned(m: re.Match[str]) -> bool:
     if m["space"] is not None:  # SQL's PASSWORD 'x', or a command-line flag ("pass `0` to")
         if m["q"] == "'" and m["key"].lower().startswith(("password", "identified")):
             return True
-        start = m.start()
         if _FLAG_BEFORE.search(m.string, max(0, start - 64), start) is None:
             return False
         # a bare value no word ("--token flag") or next flag could be
@@ -364,8 +401,6 @@ def _assigned(m: re.Match[str]) -> bool:
     if _reads_as_code(m):
         return False
     if m["colon"] is not None:  # "Password: at least 8 characters" is prose; YAML ends the line
-        if _COORDINATE.fullmatch(value):
-            return False
         return not value.isalpha() or _LINE_END_AFTER.match(m.string, m.end()) is not None
     return True
 
@@ -419,7 +454,9 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _token("GitLab token", r"GR1348941[A-Za-z0-9_-]{20,}"),  # runner registration
     _token(
-        "Slack token", r"xox(?:e\.xox)?[abposre]-(?=[A-Za-z0-9-]{8})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
+        "Slack token",
+        r"xox(?:e\.xox)?[abposre]-(?=[A-Za-z0-9-]{8})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
+        _has_digit,
     ),
     _token("Slack token", r"xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+"),
     _token("Stripe key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
@@ -529,6 +566,7 @@ _RULES: tuple[_Rule, ...] = (
             r"""[ \t]*[:=][ \t]*["']?(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
             re.IGNORECASE,
         ),
+        _literal_secret,
         anchor=re.compile("aws|secret"),
     ),
     _Rule(
@@ -570,7 +608,7 @@ _RULES: tuple[_Rule, ...] = (
         r"""(?<![A-Za-z0-9_-])(?:-u|--user)[ \t]+["']?(?P<user>[^\s:"'(]{1,128}):"""
         r"""(?P<secret>[^\s"']{1,256})""",
         "-u|--user",
-        _not_ids,
+        _curl_credentials,
     ),
     # requests: auth=("user", "pass"), HTTPBasicAuth("user", "pass")
     _password(
