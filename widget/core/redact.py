@@ -25,9 +25,12 @@ overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
    ``hf_hub_download`` or ``hf_requiredCharacteristicTypes…`` stay as they are.
 2. Values made secret by their label: ``Authorization:`` headers, the password
    of ``scheme://user:pass@host``, ``curl -u user:pass``, requests' ``auth=``
-   tuples, ``.netrc`` lines, and ``key = value`` assignments whose key *ends*
-   with a credential word (``password``, ``DB_PASS``, ``client_secret``,
-   ``apiKey``, ``GITHUB_TOKEN``; not ``max_tokens`` or ``token_type``).
+   tuples, ``.netrc`` lines, and assignments whose key *ends* with a
+   credential word (``password``, ``DB_PASS``, ``client_secret``,
+   ``apiKey``, ``GITHUB_TOKEN``; not ``max_tokens`` or ``token_type``) in
+   the forms gitleaks tests: env and INI, YAML, JSON, Go's ``var x string =``
+   and ``:=``, PHP's ``.=``, Make's ``::=`` and ``?=``, ``=>``,
+   ``setProperty("X_TOKEN", "…")`` and XML elements.
 
 Unlabelled random-looking text (UUIDs, git SHAs, hex digests, base64) is never
 masked: without a prefix or a label it cannot be told from ordinary data.
@@ -336,6 +339,7 @@ _SEPARATOR = (
     r"|=>|:{1,3}=|[.?+]=|=(?!=)"  # Make's ::= and ?=, PHP's .=
     r")[ \t]*"
     r"|(?P<comma>[ \t]*,[ \t]*)"  # System.setProperty("X_TOKEN", "…")
+    r"|(?P<tag>>\s*)"  # <apiToken>\n  value\n</apiToken> (XML)
     r"|(?P<colon>:(?![:/=]))[ \t]*"  # right after the key, as YAML wants (not "pass :func:`x`")
     r"|(?P<space>[ \t]+))"  # --password hunter2, PASSWORD 'x' (SQL)
 )
@@ -361,6 +365,8 @@ _FLAG_BEFORE = re.compile(r"""(?<![^\s"'])--[A-Za-z0-9_-]*\Z""")
 _CALL_BEFORE = re.compile(r"""\([ \t]*["'][\w.-]*\Z""")
 # a key glued to the end of a dotted lowercase name is part of a package:
 # io.jsonwebtoken:jjwt-api:0.11.5 holds no token (app.token: x still does)
+_TAG_OPEN_BEFORE = re.compile(r"<[\w.:-]*\Z")
+_TAG_CLOSE_AFTER = re.compile(r"\s*</(?P<name>[\w.:-]+)>")
 _PACKAGE_BEFORE = re.compile(r"\.[a-z]+\Z")
 _LINE_END_AFTER = re.compile(r"""[ \t]*(?:[\r\n`"'#,}]|\Z)""")
 
@@ -383,6 +389,13 @@ def _assigned(m: re.Match[str]) -> bool:
         return False
     if m["q"] == "`" and any(c.isspace() for c in value):  # `etcdctl get /x`: a command
         return False
+    if m["tag"] is not None:  # an element: <…key>value</…key>, not "use <token> here"
+        after = _TAG_CLOSE_AFTER.match(m.string, m.end())
+        return (
+            _TAG_OPEN_BEFORE.search(m.string, max(0, start - 64), start) is not None
+            and after is not None
+            and after["name"].lower().endswith(m["key"].lower())
+        )
     if m["comma"] is not None:  # only a call's ("KEY", "value"), both quoted
         return (
             m["q"] is not None
