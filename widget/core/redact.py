@@ -150,15 +150,15 @@ _PLACEHOLDER_WORD = re.compile(r"example|your|placeholder|here(?![a-z])", re.IGN
 def _stands_in(value: str, body: str) -> bool:
     """A value in a secret's shape around no secret (``body``: the part past its prefix).
 
-    Random text uses many characters evenly: a body of fewer than 5 distinct
-    characters (``GR1348941123123…``) or mostly one (``ghp_xxxx…``,
+    Random text uses many characters evenly: a token-long body of fewer than
+    5 distinct characters (``GR1348941123123…``) or mostly one (``ghp_xxxx…``,
     ``pplx-xxxx…``, ``aaaaaaaa``), or a token-long value that spells
     ``EXAMPLE`` or ``PUT_YOUR_TOKEN_HERE``, stands for a secret (a short
     word stays a password: Docker's ``POSTGRES_PASSWORD: example``).
     """
-    if len(body) >= 8 and (
-        len(set(body)) < 5 or 2 * max(body.count(c) for c in set(body)) > len(body)
-    ):
+    if len(body) >= 16 and len(set(body)) < 5:  # not a password: 12341234 may be one
+        return True
+    if len(body) >= 8 and 2 * max(body.count(c) for c in set(body)) > len(body):
         return True
     return len(value) > 12 and _PLACEHOLDER_WORD.search(value) is not None
 
