@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from widget.core.config import DEFAULTS, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
+from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,15 +188,18 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     template = (WIDGET / "assets" / "embed.js").read_text(encoding="utf-8")
     if MANIFEST_MARK not in template:
         raise ConfigError(f"widget/assets/embed.js lost its {MANIFEST_MARK} placeholder")
-    # The loader needs the storage keys before the worker exists (to see a conversation
-    # to restore), and must name them exactly as the worker's config does.
+    # The loader needs the storage keys and the shortcut before the worker exists (to
+    # see a conversation to restore, to open on the key), judged as the config does.
     storage = {
         "pattern": STORAGE_PREFIX_PATTERN,
         "fallback": DEFAULTS.storage_prefix,
         "names": list(STORAGE_NAMES),
     }
+    shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
     manifest_json = json.dumps(
-        {"files": manifest, "storage": storage}, sort_keys=True, separators=(",", ":")
+        {"files": manifest, "storage": storage, "shortcut": shortcut},
+        sort_keys=True,
+        separators=(",", ":"),
     )
     out["embed.js"] = template.replace(MANIFEST_MARK, manifest_json).encode("utf-8")
     return out

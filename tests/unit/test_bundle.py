@@ -19,7 +19,7 @@ from builder.bundle import (
     pyscript_chunks,
     with_gzip_twins,
 )
-from widget.core.config import DEFAULTS, STORAGE_NAMES, parse_config
+from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -39,33 +39,33 @@ def manifest(files: dict[str, bytes]) -> dict[str, str]:
     return dict(embedded(files)["files"])
 
 
-PREFIXES = ["docs-panel", "acme.docs", "a", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é", "a\n"]
+CANDIDATES = {
+    "storagePrefix": ["docs-panel", "acme.docs", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é"],
+    "shortcut": ["/", "k", "K", ".", " ", "", "ctrl+k", "kk", "\n"],
+}
+RULES = {"storagePrefix": "storage", "shortcut": "shortcut"}  # config key: manifest entry
 
 
-def test_the_loader_accepts_exactly_the_prefixes_the_config_accepts(
-    files: dict[str, bytes],
-) -> None:
-    """embed.js, run by JavaScript, judges storagePrefix values as parse_config does."""
-    storage = embedded(files)["storage"]
-    assert storage["fallback"] == DEFAULTS.storage_prefix
-    assert storage["names"] == list(STORAGE_NAMES)
+@pytest.mark.parametrize("key", sorted(CANDIDATES))
+def test_the_loader_judges_values_as_the_config_does(files: dict[str, bytes], key: str) -> None:
+    """embed.js's copy of a config rule, run by JavaScript, accepts what parse_config does."""
+    rule = embedded(files)[RULES[key]]
+    assert rule["fallback"] == config_to_json(DEFAULTS)[key]
     script = (
         "const [pattern, values] = JSON.parse(process.argv[1]);"
         "const rule = new RegExp('^(?:' + pattern + ')$');"
         "console.log(JSON.stringify(values.map((v) => rule.test(v))));"
     )
-    argument = json.dumps([storage["pattern"], PREFIXES])
+    argument = json.dumps([rule["pattern"], CANDIDATES[key]])
     run = subprocess.run(["node", "-e", script, argument], capture_output=True, check=True)
     in_javascript = json.loads(run.stdout)
-    in_python = [not parse_config({"storagePrefix": p}).errors for p in PREFIXES]
+    in_python = [not parse_config({key: value}).errors for value in CANDIDATES[key]]
     assert in_javascript == in_python
 
 
-def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
-    """Building twice from the same sources gives identical files, gzip twins included."""
-    again = bundle_files(PAYLOAD)
-    assert again == files
-    assert with_gzip_twins(again) == with_gzip_twins(files)
+def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, bytes]) -> None:
+    """embed.js gets the key names the worker's config uses."""
+    assert embedded(files)["storage"]["names"] == list(STORAGE_NAMES)
 
 
 def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:

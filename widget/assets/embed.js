@@ -17,6 +17,10 @@
     && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
     ? cfg.storagePrefix : M.storage.fallback;
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
+  const shortcut = cfg.shortcut === null ? null : typeof cfg.shortcut === "string"
+    && new RegExp("^(?:" + M.shortcut.pattern + ")$").test(cfg.shortcut)
+    ? cfg.shortcut : M.shortcut.fallback;
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
 
   let config;
   try {
@@ -39,10 +43,17 @@
 .launcher[aria-busy=true]{cursor:progress;opacity:.85}
 .launcher[aria-expanded=true]{display:none}
 .launcher svg{width:18px;height:18px}
+.blocked{position:fixed;right:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
+ border-radius:10px;font:14px/1.4 system-ui,sans-serif;color:#5c0b0b;background:#fdecec;border:1px solid #e5a0a0;
+ box-shadow:0 4px 14px rgba(0,0,0,.2)}
 </style><button class="launcher" type="button" aria-expanded="false"><svg viewBox="0 0 24 24" aria-hidden="true"
 fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8
 8 0 1 1 21 12z"/></svg>Ask the docs</button>`;
   const launcher = root.querySelector("button");
+  if (shortcut) {
+    launcher.title = "Ask the docs (" + (mac ? "⌘" : "Ctrl+") + shortcut + ")";
+    launcher.setAttribute("aria-keyshortcuts", (mac ? "Meta+" : "Control+") + shortcut);
+  }
 
   // What the MicroPython shell picks up: where things are, the raw config, and
   // whether to open as soon as it is drawn. The shell replaces `toggle`.
@@ -52,6 +63,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
+    open: null, // the shell's: open the panel and focus the question box
+    returnFocus: null, // where focus goes back when the panel closes
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
     // exception (it aborts the whole script), so the shell gets values instead.
     storage: {
@@ -68,9 +81,40 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     },
   });
 
+  // A Content Security Policy that forbids what the runtimes need would leave a
+  // loading bar forever: test for it before loading, watch for it while loading,
+  // and say which directive to change.
+  const NEEDS = "script-src needs 'unsafe-eval' and 'wasm-unsafe-eval', worker-src blob:";
+  let blocked = null;
+  const evalBlocked = () => {
+    try { new Function(""); } catch (e) { return "script-src 'unsafe-eval'"; }
+    try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
+    catch (e) { return "script-src 'wasm-unsafe-eval'"; }
+    return null;
+  };
+  const showBlocked = (missing) => {
+    if (blocked) return;
+    blocked = d.createElement("p");
+    blocked.setAttribute("role", "alert");
+    blocked.className = "blocked";
+    blocked.textContent = "This site's Content Security Policy blocks the assistant. " +
+      "The site needs to allow " + missing + " (" + NEEDS + ").";
+    root.querySelector("[role=progressbar]")?.remove();
+    launcher.removeAttribute("aria-busy");
+    root.append(blocked);
+    console.error("docs-panel: blocked by the Content Security Policy: allow " + missing);
+  };
+  d.addEventListener("securitypolicyviolation", (e) => {
+    const ours = e.blockedURI === "eval" || e.blockedURI === "wasm-eval" ||
+      e.blockedURI.startsWith(base.href) || e.blockedURI === "blob";
+    if (booting && ours) showBlocked(e.effectiveDirective + " " + (e.blockedURI || ""));
+  });
+
   let booting = null;
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
+    const missing = evalBlocked();
+    if (missing) return showBlocked(missing);
     await bodyReady();
     const css = d.createElement("link");
     css.rel = "stylesheet";
@@ -95,9 +139,22 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
 
   launcher.addEventListener("click", () => {
     if (bridge.toggle) return bridge.toggle();
+    if (blocked) return; // the alert already says why
     bridge.openOnReady = true;
     launcher.setAttribute("aria-busy", "true");
     boot();
+  });
+
+  // Ctrl+/ (⌘/ on a Mac) opens the panel, never while the reader types in the page.
+  d.addEventListener("keydown", (e) => {
+    if (!shortcut || e.key !== shortcut || !(mac ? e.metaKey : e.ctrlKey) || e.altKey) return;
+    const at = e.composedPath()[0];
+    if (at && (at.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName))) return;
+    e.preventDefault();
+    const from = d.activeElement;
+    if (from && from !== d.body && from !== host) bridge.returnFocus = from;
+    if (bridge.open) return bridge.open();
+    if (!blocked && !bridge.openOnReady) launcher.click();
   });
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
