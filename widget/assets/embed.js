@@ -84,30 +84,33 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // A Content Security Policy that forbids what the runtimes need would leave a
   // loading bar forever: test for it before loading, watch for it while loading,
   // and say which directive to change.
-  const NEEDS = "script-src needs 'unsafe-eval' and 'wasm-unsafe-eval', worker-src blob:";
+  const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval' and worker-src blob:";
+  const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
   let blocked = null;
   const evalBlocked = () => {
-    try { new Function(""); } catch (e) { return "script-src 'unsafe-eval'"; }
+    try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
-    catch (e) { return "script-src 'wasm-unsafe-eval'"; }
+    catch (e) { return ["script-src", "wasm-eval"]; }
     return null;
   };
-  const showBlocked = (missing) => {
+  const showBlocked = ([directive, what]) => {
     if (blocked) return;
+    const source = SOURCES[what] || (what.startsWith("http") ? new URL(what).origin : what);
     blocked = d.createElement("p");
     blocked.setAttribute("role", "alert");
     blocked.className = "blocked";
-    blocked.textContent = "This site's Content Security Policy blocks the assistant. " +
-      "The site needs to allow " + missing + " (" + NEEDS + ").";
+    blocked.textContent = "This site's Content Security Policy blocks the assistant: add " +
+      source + " to " + directive + ". It needs " + NEEDS + ".";
     root.querySelector("[role=progressbar]")?.remove();
     launcher.removeAttribute("aria-busy");
     root.append(blocked);
-    console.error("docs-panel: blocked by the Content Security Policy: allow " + missing);
+    console.error("docs-panel: " + blocked.textContent);
   };
   d.addEventListener("securitypolicyviolation", (e) => {
-    const ours = e.blockedURI === "eval" || e.blockedURI === "wasm-eval" ||
-      e.blockedURI.startsWith(base.href) || e.blockedURI === "blob";
-    if (booting && ours) showBlocked(e.effectiveDirective + " " + (e.blockedURI || ""));
+    const what = e.blockedURI;
+    if (booting && (Object.hasOwn(SOURCES, what) || what.startsWith(base.href))) {
+      showBlocked([e.effectiveDirective, what]);
+    }
   });
 
   let booting = null;
