@@ -71,6 +71,23 @@ def test_plain_body_without_gzip_and_pages_compressed(base: str) -> None:
     assert gzip.decompress(body).startswith(b"<p>hello")
 
 
+def test_a_plain_host_sends_every_file_as_it_is(tmp_path: Path) -> None:
+    """compress=False ignores Accept-Encoding: no twin, no on-the-fly gzip."""
+    (tmp_path / "embed.js").write_text("x" * 2000)
+    (tmp_path / "embed.js.gz").write_bytes(gzip.compress(b"x" * 2000, mtime=0))
+    (tmp_path / "index.html").write_text("<p>" + "hello " * 200)
+    server = make_server(tmp_path, port=0, compress=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        for path, body in (("/embed.js", b"x" * 2000), ("/", b"<p>" + b"hello " * 200)):
+            _, headers, sent = get(base + path, **{"Accept-Encoding": "gzip"})
+            assert "Content-Encoding" not in headers and sent == body
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_no_escape_from_the_root(base: str) -> None:
     """Paths that climb out of the served folder are not found."""
     assert get(base + "/../secret.txt")[0] == 404
