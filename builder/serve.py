@@ -44,8 +44,8 @@ MIME_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
-# runtime/pyodide-314.0.8/... and name.0123456789.ext never change under the same URL.
-_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}\.\w+$")
+# runtime/pyodide-314.0.8/... and name.0123456789.ext(.gz) never change under the same URL.
+_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}(?:\.\w+)+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 CHAT_PATH = "/api/chat"
 

@@ -10,13 +10,16 @@ from io import BytesIO
 import pytest
 
 from builder.bundle import (
+    LOADER_MARK,
     MANIFEST_MARK,
+    PYODIDE_DIR,
     bundle_files,
     deterministic_zip,
     hashed_name,
     pyscript_chunks,
     with_gzip_twins,
 )
+from builder.pyodide_bytecode import pyscript_modules
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -26,10 +29,19 @@ def files() -> dict[str, bytes]:
     return bundle_files(PAYLOAD)
 
 
-def manifest(files: dict[str, bytes]) -> dict[str, str]:
-    source = files["embed.js"].decode()
+def manifest(files: dict[str, bytes], name: str = "embed.js") -> dict[str, object]:
+    source = files[name].decode()
     start = source.index("const M = ") + len("const M = ")
     return dict(json.loads(source[start : source.index(";\n", start)]))
+
+
+def zip_names(data: bytes) -> list[str]:
+    return zipfile.ZipFile(BytesIO(data)).namelist()
+
+
+def loader_file(files: dict[str, bytes], key: str) -> bytes:
+    loader = manifest(files)["pyodide"]
+    return files[str(manifest(files, str(loader))[key])]
 
 
 def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
@@ -44,6 +56,35 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     assert MANIFEST_MARK.encode() not in files["embed.js"]
     for key, path in manifest(files).items():
         assert path in files, key
+
+
+def test_loader_points_at_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
+    """The worker's loader fetches the wasm, glue and stdlib as .gz files that exist;
+    the raw wasm and pyodide-lock.json are not shipped at all."""
+    loader = str(manifest(files)["pyodide"])
+    assert LOADER_MARK.encode() not in files[loader]
+    for key, name in (("asm", "pyodide.asm.mjs"), ("wasm", "pyodide.asm.wasm")):
+        assert gzip.decompress(loader_file(files, key)) == (PYODIDE_DIR / name).read_bytes()
+    assert gzip.decompress(loader_file(files, "stdlib"))[:2] == b"PK"
+    assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
+    assert manifest(files, loader)["lockInfo"] == {
+        "abi_version": "2026_0",
+        "arch": "wasm32",
+        "platform": "emscripten_5_0_3",
+        "python": "3.14.2",
+    }
+
+
+def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, bytes]) -> None:
+    """The stdlib keeps the modules the worker and Pyodide import (and the Unicode
+    codecs), as unchecked hash-based .pyc (PEP 552 flags 0b01), and nothing else."""
+    stdlib = zipfile.ZipFile(BytesIO(gzip.decompress(loader_file(files, "stdlib"))))
+    names = stdlib.namelist()
+    for module in ("json/decoder.pyc", "asyncio/tasks.pyc", "encodings/utf_8_sig.pyc"):
+        assert module in names
+    assert not [n for n in names if n.startswith(("unittest/", "tkinter/", "pydoc", "idlelib/"))]
+    assert not [n for n in names if not n.endswith(".pyc")]
+    assert {stdlib.read(n)[4:8] for n in names} == {b"\x01\0\0\0"}
 
 
 def test_index_name_changes_with_its_content(files: dict[str, bytes]) -> None:
@@ -68,17 +109,25 @@ def test_only_used_pyscript_chunks_ship() -> None:
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
-    """The worker gets widget.core, widget.worker and the pure-Python packages it imports."""
-    names = zipfile.ZipFile(BytesIO(files[manifest(files)["workerZip"]])).namelist()
+    """The worker gets widget.core, widget.worker and the pure-Python packages it imports,
+    as bytecode only."""
+    names = zip_names(files[str(manifest(files)["workerZip"])])
     for module in (
-        "widget/core/answers.py",
-        "widget/worker/service.py",
-        "markdown_it/__init__.py",
-        "bleach/__init__.py",
-        "webencodings/__init__.py",
+        "widget/core/answers.pyc",
+        "widget/worker/service.pyc",
+        "markdown_it/__init__.pyc",
+        "bleach/__init__.pyc",
+        "webencodings/__init__.pyc",
     ):
         assert module in names
-    assert not [n for n in names if "__pycache__" in n]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".py")]
+
+
+def test_pyscript_imports_are_read_from_its_bundle() -> None:
+    """The Python PyScript carries as "name.py": "source" pairs gives its absolute imports."""
+    bundle = 'x={pyscript:{"__init__.py":"import json\\nfrom pyscript.ffi import to_js\\n",'
+    bundle += '"a.py":"  import base64, re\\nfrom . import b\\n"}}'
+    assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
 def test_gzip_twins_only_where_they_help() -> None:

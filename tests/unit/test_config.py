@@ -68,6 +68,7 @@ def test_defaults_match_the_design() -> None:
         "feedback": {"send": "all"},
         "language": "auto",
         "storagePrefix": "docs-panel",
+        "preload": "intent",
     }
 
 

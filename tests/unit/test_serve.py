@@ -24,6 +24,7 @@ def base(tmp_path: Path) -> Iterator[str]:
     (tmp_path / "docs-panel" / "embed.js").write_text("x" * 2000)
     (tmp_path / "docs-panel" / "embed.js.gz").write_bytes(gzip.compress(b"x" * 2000, mtime=0))
     (tmp_path / "docs-panel" / "panel.0123456789.css").write_text("a{}")
+    (tmp_path / "docs-panel" / "stdlib.0123456789.zip.gz").write_bytes(b"\x1f\x8b")
     (tmp_path / "index.html").write_text("<p>" + "hello " * 200)
     (tmp_path.parent / "secret.txt").write_text("outside")
     server = make_server(tmp_path, port=0)
@@ -48,6 +49,7 @@ def test_mime_types_and_immutable_caching(base: str) -> None:
     assert status == 200 and headers["Content-Type"] == "application/wasm"
     assert headers["Cache-Control"] == IMMUTABLE
     assert get(base + "/docs-panel/panel.0123456789.css")[1]["Cache-Control"] == IMMUTABLE
+    assert get(base + "/docs-panel/stdlib.0123456789.zip.gz")[1]["Cache-Control"] == IMMUTABLE
 
 
 def test_precompressed_twin_and_revalidation(base: str) -> None:

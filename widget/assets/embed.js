@@ -1,6 +1,8 @@
 // docs-panel loader: the one file a page loads up front. It draws the launcher in
 // its own Shadow DOM at once and loads the Python runtimes only when the reader
-// opens the panel (or this tab has a conversation to restore). build.py fills in
+// shows intent (pointer over or focus on the launcher), opens the panel, or this
+// tab has a conversation to restore; config `preload` moves that to "idle" (once
+// the page has loaded and gone idle) or "none" (the click). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
   const M = __DOCS_PANEL_MANIFEST__;
@@ -15,6 +17,9 @@
   } catch (e) {
     config = JSON.stringify("unserializable: " + e.message);
   }
+  // A bad value is reported by the worker's config check; until then, the default.
+  const preload = ["intent", "idle", "none"].find((p) => w.docsPanel && w.docsPanel.preload === p)
+    || "intent";
 
   const host = d.createElement("div");
   host.setAttribute("data-docs-panel", "");
@@ -90,6 +95,14 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     launcher.setAttribute("aria-busy", "true");
     boot();
   });
+  // A reader about to click gives the runtimes a head start of a few hundred ms.
+  if (preload === "intent") {
+    for (const type of ["pointerenter", "focus"]) launcher.addEventListener(type, () => boot());
+  } else if (preload === "idle") {
+    const whenIdle = () => (w.requestIdleCallback || setTimeout)(() => boot());
+    if (d.readyState === "complete") whenIdle();
+    else w.addEventListener("load", whenIdle, { once: true });
+  }
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 FeedbackSend = Literal["all", "negative", "none"]
+# When embed.js starts loading the runtimes before a click: on intent (the pointer
+# over or focus on the launcher), once the page is idle, or not at all.
+Preload = Literal["intent", "idle", "none"]
 
 # Bounds, in one place; the defaults are the field defaults of the dataclasses below.
 MAX_SCOPES: Final = 12
@@ -81,6 +84,7 @@ class Config:
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     language: str = "auto"
     storage_prefix: str = "docs-panel"
+    preload: Preload = "intent"
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -325,8 +329,10 @@ def _storage_prefix(value: object) -> object:
     return value if isinstance(value, str) and _STORAGE_PREFIX.fullmatch(value) else _INVALID
 
 
-def _feedback_send(value: object) -> object:
-    return value if value in get_args(FeedbackSend) else _INVALID
+def _one_of(choices: object) -> _Check:
+    """A check that accepts exactly the strings of the ``Literal`` type ``choices``."""
+    allowed = get_args(choices)
+    return lambda value: value if isinstance(value, str) and value in allowed else _INVALID
 
 
 def _whole_number(bounds: tuple[int, int]) -> _Key:
@@ -344,7 +350,7 @@ _HISTORY_KEYS: Final = {
     "saveOnUnload": _TRUE_OR_FALSE,
 }
 _FEEDBACK_KEYS: Final = {
-    "send": _simple('"all", "negative" or "none"', _feedback_send),
+    "send": _simple('"all", "negative" or "none"', _one_of(FeedbackSend)),
 }
 _SCOPE_KEYS: Final = {
     "id": _NON_BLANK,
@@ -365,6 +371,7 @@ _CONFIG_KEYS: Final = {
         f'1 to {STORAGE_PREFIX_MAX_LENGTH} characters from A-Z, a-z, 0-9, ".", "_" and "-"',
         _storage_prefix,
     ),
+    "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     Config: _CONFIG_KEYS,
