@@ -55,9 +55,8 @@ PYSCRIPT_DYNAMIC_CHUNKS = (
     "zip",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
-# Loaded by the panel's loader; the last two only as their gzip twins.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
-PYODIDE_INFLATED = ("pyodide.asm.mjs", "pyodide.asm.wasm")
+# Loaded by the panel's loader: pyodide.mjs as it is, the rest only as gzip twins.
+PYODIDE_FILES = ("pyodide.mjs",)
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
@@ -166,44 +165,56 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
     micropython = runtime(MICROPYTHON_DIR, "micropython", MICROPYTHON_FILES)
     pyodide = runtime(PYODIDE_DIR, "pyodide", PYODIDE_FILES)
-    for name in PYODIDE_INFLATED:
-        out[f"{pyodide}/{name}.gz"] = _gzip(out.pop(f"{pyodide}/{name}"))
 
     def hashed(name: str, data: bytes) -> str:
         path = hashed_name(name, data)
         out[path] = data
         return path
 
+    # Files the loader answers from gzip twins, by the name they are asked for.
+    twins: dict[str, tuple[str, str]] = {}
+
+    def twin(name: str, data: bytes, content_type: str, *, keep: bool) -> str:
+        out[name + ".gz"] = _gzip(data)
+        if keep:
+            out[name] = data
+        twins[name] = (name + ".gz", content_type)
+        return name
+
+    wasm = (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),
         pyscript_modules(p.read_text(encoding="utf-8") for p in chunks),
         PYODIDE_DIR,
     )
-    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     stdlib = deterministic_zip(compiled.stdlib.items(), deflate=False)
-    loader_manifest = {
+    stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
+    index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    index_name = hashed_name("index.json", index.encode("utf-8"))
+    twin(index_name, index.encode("utf-8"), "application/json", keep=True)
+    asm = (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
+    out[f"{pyodide}/pyodide.asm.mjs.gz"] = _gzip(asm)
+    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
+    loader = {
         "pyodide": f"{pyodide}/pyodide.mjs",
         "asm": f"{pyodide}/pyodide.asm.mjs.gz",
-        "wasm": f"{pyodide}/pyodide.asm.wasm.gz",
-        "stdlib": hashed("stdlib.zip.gz", _gzip(stdlib)),
+        "stdlib": stdlib_name,
+        "twins": twins,
         "lockInfo": lock["info"],
     }
-
-    index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     manifest = {
         "pyscript": f"{pyscript}/core.js",
         "micropython": f"{micropython}/micropython.mjs",
         # The worker's interpreter module: Pyodide, through the panel's loader.
-        "pyodide": hashed(
-            "pyodide-loader.mjs", _filled("pyodide-loader.mjs", LOADER_MARK, loader_manifest)
-        ),
+        "pyodide": hashed("pyodide-loader.mjs", _filled("pyodide-loader.mjs", LOADER_MARK, loader)),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellZip": hashed("shell.zip", shell_zip()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
         "workerZip": hashed("worker.zip", deterministic_zip(compiled.worker.items())),
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
-        "index": hashed("index.json", index.encode("utf-8")),
+        "index": index_name,
     }
     out["embed.js"] = _filled("embed.js", MANIFEST_MARK, manifest)
     return out
@@ -226,6 +237,8 @@ def with_gzip_twins(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """Add ``name.gz`` beside each compressible file where gzip actually saves bytes."""
     out = dict(files)
     for name, data in files.items():
+        if name + ".gz" in files:  # made already, for the loader
+            continue
         if name.endswith(COMPRESSIBLE) and len(data) >= MIN_GZIP_SIZE:
             packed = _gzip(data)
             if len(packed) < len(data) * 0.9:

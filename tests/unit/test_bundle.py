@@ -39,9 +39,14 @@ def zip_names(data: bytes) -> list[str]:
     return zipfile.ZipFile(BytesIO(data)).namelist()
 
 
-def loader_file(files: dict[str, bytes], key: str) -> bytes:
-    loader = manifest(files)["pyodide"]
-    return files[str(manifest(files, str(loader))[key])]
+def loader_manifest(files: dict[str, bytes]) -> dict[str, object]:
+    return manifest(files, str(manifest(files)["pyodide"]))
+
+
+def inflated_twin(files: dict[str, bytes], name: str) -> bytes:
+    twins = loader_manifest(files)["twins"]
+    assert isinstance(twins, dict)
+    return gzip.decompress(files[twins[name][0]])
 
 
 def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
@@ -56,18 +61,24 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     assert MANIFEST_MARK.encode() not in files["embed.js"]
     for key, path in manifest(files).items():
         assert path in files, key
+    for key in ("pyodide", "asm"):
+        assert loader_manifest(files)[key] in files, key
 
 
-def test_loader_points_at_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader fetches the wasm, glue and stdlib as .gz files that exist;
-    the raw wasm and pyodide-lock.json are not shipped at all."""
-    loader = str(manifest(files)["pyodide"])
-    assert LOADER_MARK.encode() not in files[loader]
-    for key, name in (("asm", "pyodide.asm.mjs"), ("wasm", "pyodide.asm.wasm")):
-        assert gzip.decompress(loader_file(files, key)) == (PYODIDE_DIR / name).read_bytes()
-    assert gzip.decompress(loader_file(files, "stdlib"))[:2] == b"PK"
+def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
+    """The worker's loader serves the wasm, stdlib and index from .gz twins that inflate
+    to the real files; the raw wasm and pyodide-lock.json are not shipped at all."""
+    loader = loader_manifest(files)
+    assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
+    wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
+    assert inflated_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    asm = gzip.decompress(files[str(loader["asm"])])
+    assert asm == (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
+    index = str(manifest(files)["index"])
+    assert inflated_twin(files, index) == files[index]
+    assert inflated_twin(files, str(loader["stdlib"]))[:2] == b"PK"
     assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
-    assert manifest(files, loader)["lockInfo"] == {
+    assert loader["lockInfo"] == {
         "abi_version": "2026_0",
         "arch": "wasm32",
         "platform": "emscripten_5_0_3",
@@ -78,7 +89,8 @@ def test_loader_points_at_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) 
 def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, bytes]) -> None:
     """The stdlib keeps the modules the worker and Pyodide import (and the Unicode
     codecs), as unchecked hash-based .pyc (PEP 552 flags 0b01), and nothing else."""
-    stdlib = zipfile.ZipFile(BytesIO(gzip.decompress(loader_file(files, "stdlib"))))
+    stdlib_zip = inflated_twin(files, str(loader_manifest(files)["stdlib"]))
+    stdlib = zipfile.ZipFile(BytesIO(stdlib_zip))
     names = stdlib.namelist()
     for module in ("json/decoder.pyc", "asyncio/tasks.pyc", "encodings/utf_8_sig.pyc"):
         assert module in names

@@ -1,5 +1,6 @@
 // The worker's interpreter module: PyScript imports it in place of pyodide.mjs
-// and calls loadPyodide(). It starts Pyodide from this bundle with less to move:
+// and calls loadPyodide(). It starts Pyodide from this bundle with less to move
+// (and is the one place that changes the worker's `fetch`, for the files below):
 // - no pyodide-lock.json request (the panel installs no packages, so an empty
 //   lock with the runtime's own `info` is all Pyodide checks);
 // - the standard library trimmed to what the worker imports, as bytecode for
@@ -43,32 +44,29 @@ async function inflated(url) {
   return gzip ? body.pipeThrough(new DecompressionStream("gzip")) : body;
 }
 
-const response = (body, type) => new Response(body, { headers: { "Content-Type": type } });
+// Requests for these files are answered from their gzip twins, inflated: Pyodide's
+// wasm and standard library (asked for by their usual names) and the docs index
+// (fetched by the worker's Python once it runs).
+const twins = new Map(Object.entries(M.twins).map(([name, [gz, type]]) => [at(name), [at(gz), type]]));
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const twin = twins.get(String(input));
+  if (!twin) return plainFetch(input, init);
+  return inflated(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
+};
 
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
-  const indexURL = at(M.pyodide).replace(/[^/]*$/, "");
-  // Started at once, side by side; Pyodide asks for them by their usual names.
-  const wasm = inflated(at(M.wasm)).then((body) => response(body, "application/wasm"));
-  const stdlib = inflated(at(M.stdlib)).then((body) => response(body, "application/zip"));
   const asm = inflated(at(M.asm))
-    .then((body) => response(body, "text/javascript").blob())
+    .then((body) => new Response(body, { headers: { "Content-Type": "text/javascript" } }).blob())
     .then((blob) => import(URL.createObjectURL(blob)));
-  const stdlibURL = indexURL + "python_stdlib.zip";
-  const byName = { [indexURL + "pyodide.asm.wasm"]: wasm, [stdlibURL]: stdlib };
-  const plainFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => byName[String(input)] || plainFetch(input, init);
-  try {
-    const py = await pyodide.loadPyodide({
-      ...options,
-      indexURL,
-      stdLibURL: stdlibURL,
-      lockFileContents: { info: M.lockInfo, packages: {} },
-      createPyodideModule: (await asm).default,
-    });
-    performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
-    return py;
-  } finally {
-    globalThis.fetch = plainFetch;
-  }
+  const py = await pyodide.loadPyodide({
+    ...options,
+    indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
+    stdLibURL: at(M.stdlib),
+    lockFileContents: { info: M.lockInfo, packages: {} },
+    createPyodideModule: (await asm).default,
+  });
+  performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
+  return py;
 }
