@@ -6,7 +6,8 @@ it into steps a reader of the report can act on: each download, the gaps
 between them that are pure work (the interpreter starting, the worker's
 imports, loading the index and searching), and the answer endpoint. A gap is
 named by the requests around it, since the worker only asks for the next file
-once the previous step is done::
+once the previous step is done (a file fetched ahead into the cache counts from
+the worker's own request for it)::
 
     for phase in phases(timeline, figures):
         print(phase.name, phase.start_ms, phase.end_ms, phase.kib)
@@ -61,35 +62,29 @@ def _label(url: str) -> str | None:
 
 def phases(timeline: dict[str, Any], figures: dict[str, float]) -> list[Phase]:
     spans: dict[str, Phase] = {}
+    asked: dict[str, float] = {}  # the last request for a file: the worker's own, after a prefetch
     for entry in timeline["resources"]:
         label = _label(entry["name"])
         if label is None or entry["start"] < 0:  # before the click: the host page
             continue
-        seen = spans.get(label)
-        kib = entry["bytes"] / 1024
-        spans[label] = (
-            Phase(label, entry["start"], entry["end"], kib)
-            if seen is None
-            else Phase(
-                label,
-                min(seen.start_ms, entry["start"]),
-                max(seen.end_ms, entry["end"]),
-                seen.kib + kib,
-            )
+        asked[label] = max(asked.get(label, entry["start"]), entry["start"])
+        seen = spans.get(label, Phase(label, entry["start"], entry["end"]))
+        spans[label] = Phase(
+            label,
+            min(seen.start_ms, entry["start"]),
+            max(seen.end_ms, entry["end"]),
+            seen.kib + entry["bytes"] / 1024,
         )
-    runtime_ends = [
-        p.end_ms for p in spans.values() if p.name.startswith(("pyodide", "python_stdlib"))
-    ]
-    if runtime_ends:
-        spans["runtime"] = Phase("runtime", 0, max(runtime_ends))
-    out = [p for name, p in spans.items() if name != "runtime"]
+    out = list(spans.values())
+    downloads = [p.end_ms for p in out if p.name.startswith(("pyodide", "python_stdlib"))]
+    ends = {**{name: p.end_ms for name, p in spans.items()}, "runtime": max(downloads, default=0)}
     for name, after, before in GAPS:
-        if after in spans and before in spans:
-            out.append(Phase(name, spans[after].end_ms, spans[before].start_ms))
+        if after in ends and before in asked:
+            out.append(Phase(name, ends[after], asked[before]))
     out += [
         Phase(m["name"], m["start"], m["end"])
         for m in timeline["marks"]
-        if m["name"] not in ANSWER_MARKS
+        if m["name"] not in ANSWER_MARKS and m["end"] > m["start"]
     ]
     out.append(Phase("composer usable", 0, figures["composer_s"] * 1000))
     out.append(Phase("first answer text", 0, figures["answer_s"] * 1000))

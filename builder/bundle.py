@@ -191,6 +191,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     )
     stdlib = deterministic_zip(compiled.stdlib.items(), deflate=False)
     stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
+    worker = deterministic_zip(compiled.worker.items(), deflate=False)
+    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=True)
     index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     index_name = hashed_name("index.json", index.encode("utf-8"))
     twin(index_name, index.encode("utf-8"), "application/json", keep=True)
@@ -212,11 +214,18 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellZip": hashed("shell.zip", shell_zip()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
-        "workerZip": hashed("worker.zip", deterministic_zip(compiled.worker.items())),
+        "workerZip": worker_name,
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "index": index_name,
     }
-    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, manifest)
+    # Fetched by embed.js as the shell starts, so the worker finds them in the cache:
+    # the wasm in one lane, the rest in a second lane in the order the worker asks.
+    wasm_twin = twins[f"{pyodide}/pyodide.asm.wasm"][0]
+    worker_files = ["worker", "pyodide"]
+    lane = [manifest[key] for key in worker_files] + [f"{pyodide}/pyodide.mjs", str(loader["asm"])]
+    lane += [twins[stdlib_name][0], twins[worker_name][0], twins[index_name][0]]
+    prefetch = [[wasm_twin], lane]
+    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, {**manifest, "prefetch": prefetch})
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import zipfile
 from io import BytesIO
 
@@ -30,9 +31,9 @@ def files() -> dict[str, bytes]:
 
 
 def manifest(files: dict[str, bytes], name: str = "embed.js") -> dict[str, object]:
-    source = files[name].decode()
-    start = source.index("const M = ") + len("const M = ")
-    return dict(json.loads(source[start : source.index(";\n", start)]))
+    found = re.search(r"(?:const M|\.\.\.M \}) = (\{.*?\});\n", files[name].decode())
+    assert found, f"no manifest in {name}"
+    return dict(json.loads(found.group(1)))
 
 
 def zip_names(data: bytes) -> list[str]:
@@ -59,7 +60,12 @@ def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
 def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     """Every URL embed.js will load exists in the bundle; the placeholder is gone."""
     assert MANIFEST_MARK.encode() not in files["embed.js"]
-    for key, path in manifest(files).items():
+    paths = manifest(files)
+    lanes = paths.pop("prefetch")
+    assert isinstance(lanes, list)
+    prefetch = [path for lane in lanes for path in lane]
+    assert len(prefetch) == len(set(prefetch)) == 8
+    for key, path in [*paths.items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
     for key in ("pyodide", "asm"):
         assert loader_manifest(files)[key] in files, key

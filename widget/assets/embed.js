@@ -5,7 +5,7 @@
 // the page has loaded and gone idle) or "none" (the click). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
-  const M = __DOCS_PANEL_MANIFEST__;
+  const { prefetch, ...M } = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
   const base = new URL(".", d.currentScript ? d.currentScript.src : location.href);
@@ -64,9 +64,20 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     },
   });
 
+  // The worker's files, fetched into the HTTP cache while the shell starts so the
+  // worker finds them there: in two lanes (the wasm; the rest in the order the
+  // worker asks for them), so the shell's own requests still find connections.
+  const warmCache = () => prefetch.forEach(async (lane) => {
+    for (const path of lane) {
+      try {
+        await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
+      } catch (e) { return; } // the worker will ask, and say what failed
+    }
+  });
   let booting = null;
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
+    warmCache();
     await bodyReady();
     const css = d.createElement("link");
     css.rel = "stylesheet";

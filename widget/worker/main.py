@@ -6,8 +6,12 @@ dependencies). What the shell may call is listed in ``__export__``; every call
 returns a promise there.
 """
 
+import js
+
+# bench/ reads how long the worker's imports take from this mark and measure.
+js.performance.mark("docs-panel:imports")
 # PyScript looks the exported names up in this module's globals.
-from widget.worker.service import (  # noqa: F401
+from widget.worker.service import (  # noqa: E402, F401
     ask,
     check_regressed,
     conversations,
@@ -25,6 +29,7 @@ from widget.worker.service import (  # noqa: F401
     stop,
 )
 
+js.performance.measure("docs-panel:imports", "docs-panel:imports")
 __export__ = [
     "ask",
     "check_regressed",
