@@ -5,6 +5,7 @@
     python3 bench/run.py --out bench/out/before.json      # keep a "before"
     python3 bench/run.py --compare bench/out/before.json  # before → after, side by side
     python3 bench/run.py --hover-ms 300                   # rest on the launcher first (intent)
+    python3 bench/run.py --preload idle                   # the runtimes load once the page is idle
 
 For each site (the demo; the whole Python docs), host (one that gzips, one that
 sends files as they are), network (loopback; Chrome's "Fast 4G") and visit
@@ -45,7 +46,7 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from bench.breakdown import format_phases, phases  # noqa: E402
 from bench.history_write import history_write_figures  # noqa: E402
 from bench.hosts import PYTHON_DOCS, Host, Site, build_site  # noqa: E402
-from bench.visit import NETWORKS, PROBE, visit  # noqa: E402
+from bench.visit import NETWORKS, PRELOAD, PROBE, visit  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -74,6 +75,8 @@ def run_matrix(browser: Browser, site: Site, args: argparse.Namespace) -> list[d
                 for _ in range(args.runs):
                     context = browser.new_context()
                     context.add_init_script(PROBE)
+                    if args.preload:
+                        context.add_init_script(f"({PRELOAD})({json.dumps(args.preload)})")
                     for kind in runs:  # cold first: a fresh profile; then a new tab of it
                         runs[kind].append(
                             visit(
@@ -146,6 +149,9 @@ def main() -> None:
     parser.add_argument("--hosts", nargs="+", default=list(HOSTS), choices=list(HOSTS))
     parser.add_argument("--networks", nargs="+", default=list(NETWORKS), choices=list(NETWORKS))
     parser.add_argument("--hover-ms", type=int, default=0, help="rest on the launcher first")
+    parser.add_argument(
+        "--preload", choices=["intent", "idle", "none"], help="override the sites' preload key"
+    )
     parser.add_argument("--no-history", action="store_true", help="skip the history-write figures")
     parser.add_argument("--out", type=Path, default=OUT / "latest.json")
     parser.add_argument("--compare", type=Path, help="a JSON file of an earlier run")
@@ -162,6 +168,7 @@ def main() -> None:
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "runs": args.runs,
             "hover_ms": args.hover_ms,
+            "preload": args.preload,
             "load_average": os.getloadavg(),
         },
         "sites": {},

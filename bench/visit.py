@@ -94,6 +94,17 @@ TIMELINE = """(origin) => {
 }"""
 
 
+# Sets `preload` on whatever config object the page assigns to window.docsPanel.
+PRELOAD = """(preload) => {
+  let config;
+  Object.defineProperty(window, "docsPanel", {
+    configurable: true,
+    get: () => config,
+    set: (value) => { config = { ...value, preload }; },
+  });
+}"""
+
+
 def emulate(page: Page, network: Network) -> None:
     if network.down_bps == 0:
         return
