@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
+from widget.core.config import DEFAULTS, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,9 +145,18 @@ def worker_sources() -> list[tuple[str, bytes]]:
     return files
 
 
+SHARED_CORE = ("errors.py", "lifecycle.py", "protocol.py")
+"""The core modules the shell imports too, written in the Python MicroPython has."""
+
+
 def shell_zip() -> bytes:
-    """The MicroPython shell's modules (``main.py`` is loaded as the script itself)."""
+    """The MicroPython shell's modules (``main.py`` is loaded as the script itself), and
+    the core modules both runtimes share."""
     files = [f for f in _python_files(WIDGET / "shell", "shell") if f[0] != "shell/main.py"]
+    files += [("widget/__init__.py", b""), ("widget/core/__init__.py", b"")]
+    files += [
+        (f"widget/core/{name}", (WIDGET / "core" / name).read_bytes()) for name in SHARED_CORE
+    ]
     return deterministic_zip(files)
 
 
@@ -224,8 +234,15 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     worker_files = ["worker", "pyodide"]
     lane = [manifest[key] for key in worker_files] + [f"{pyodide}/pyodide.mjs", str(loader["asm"])]
     lane += [twins[stdlib_name][0], twins[worker_name][0], twins[index_name][0]]
-    prefetch = [[wasm_twin], lane]
-    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, {**manifest, "prefetch": prefetch})
+    # The loader needs the storage keys before the worker exists (to see a conversation
+    # to restore), and must name them exactly as the worker's config does.
+    storage = {
+        "pattern": STORAGE_PREFIX_PATTERN,
+        "fallback": DEFAULTS.storage_prefix,
+        "names": list(STORAGE_NAMES),
+    }
+    embedded = {"files": manifest, "storage": storage, "prefetch": [[wasm_twin], lane]}
+    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     return out
 
 

@@ -343,3 +343,33 @@ def test_a_conversation_from_older_docs_says_so(page: Page, site: Site) -> None:
         "The docs have changed since this conversation. Some links may no longer work."
     )
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
+
+
+def test_a_delete_in_another_tab_is_not_undone(context: BrowserContext, site: Site) -> None:
+    """Deleting another tab's conversation removes it at once; its tab does not write it back."""
+    owner, other = context.new_page(), context.new_page()
+    fresh(owner, site.url)
+    ask_and_wait(owner, "retry a failed job")
+    ask_and_wait(owner, "dead jobs")
+    fresh(other, site.url)
+    assert history_titles(other) == ["retry a failed job"]
+    other.get_by_role("button", name="Delete conversation").click()
+    expect(other.get_by_text("No conversations yet.")).to_be_visible()
+    owner.wait_for_timeout(1_000)  # time for the owner's storage event to be handled
+    assert archive(other) == {} and archive(owner) == {}
+    assert history_titles(other) == []
+    ask_and_wait(owner, "rate limits")
+    expected = [["retry a failed job", "dead jobs", "rate limits"]]
+    assert settled_archive(other, expected) == expected
+
+
+def test_a_rejected_storage_prefix_still_restores(page: Page, site: Site, watch: Watch) -> None:
+    """A storagePrefix the config rejects falls back to the default in loader and worker alike."""
+    watch.expect_console_error(r"docsPanel\.storagePrefix")
+    url = site.page_with_config("badprefix", "{chat: false, storagePrefix: 'my docs!'}")
+    fresh(page, url)
+    ask_and_wait(page, "retry a failed job")
+    assert settled_archive(page, [["retry a failed job"]]) == [["retry a failed job"]]
+    page.reload()
+    expect(page.get_by_role("list", name="Search results")).to_have_count(1, timeout=60_000)
+    expect(page.locator("article .question")).to_have_text(["retry a failed job"])

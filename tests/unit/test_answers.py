@@ -13,11 +13,11 @@ from widget.core.answers import (
     plan_answer,
     primed_sections,
     scope_prefix,
-    turn_view,
 )
 from widget.core.config import parse_config
 from widget.core.docs_index import DocsIndex, Section, build_index, load_index
 from widget.core.history import Conversation, ResultItem, Source, Turn
+from widget.core.views import turn_view
 
 SITE = "https://docs.example.org"
 SECTIONS = [

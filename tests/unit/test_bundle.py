@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
+import subprocess
 import zipfile
 from io import BytesIO
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from builder.bundle import (
     with_gzip_twins,
 )
 from builder.pyodide_bytecode import pyscript_modules
+from widget.core.config import DEFAULTS, STORAGE_NAMES, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -30,18 +32,45 @@ def files() -> dict[str, bytes]:
     return bundle_files(PAYLOAD)
 
 
-def manifest(files: dict[str, bytes], name: str = "embed.js") -> dict[str, object]:
-    found = re.search(r"(?:const M|\.\.\.M \}) = (\{.*?\});\n", files[name].decode())
-    assert found, f"no manifest in {name}"
-    return dict(json.loads(found.group(1)))
+def embedded(files: dict[str, bytes], name: str = "embed.js") -> dict[str, Any]:
+    """The JSON object build.py wrote into ``name`` in place of its placeholder."""
+    source = files[name].decode()
+    start = source.index("const M = ") + len("const M = ")
+    return dict(json.loads(source[start : source.index(";\n", start)]))
+
+
+def manifest(files: dict[str, bytes]) -> dict[str, str]:
+    return dict(embedded(files)["files"])
+
+
+PREFIXES = ["docs-panel", "acme.docs", "a", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é", "a\n"]
+
+
+def test_the_loader_accepts_exactly_the_prefixes_the_config_accepts(
+    files: dict[str, bytes],
+) -> None:
+    """embed.js, run by JavaScript, judges storagePrefix values as parse_config does."""
+    storage = embedded(files)["storage"]
+    assert storage["fallback"] == DEFAULTS.storage_prefix
+    assert storage["names"] == list(STORAGE_NAMES)
+    script = (
+        "const [pattern, values] = JSON.parse(process.argv[1]);"
+        "const rule = new RegExp('^(?:' + pattern + ')$');"
+        "console.log(JSON.stringify(values.map((v) => rule.test(v))));"
+    )
+    argument = json.dumps([storage["pattern"], PREFIXES])
+    run = subprocess.run(["node", "-e", script, argument], capture_output=True, check=True)
+    in_javascript = json.loads(run.stdout)
+    in_python = [not parse_config({"storagePrefix": p}).errors for p in PREFIXES]
+    assert in_javascript == in_python
 
 
 def zip_names(data: bytes) -> list[str]:
     return zipfile.ZipFile(BytesIO(data)).namelist()
 
 
-def loader_manifest(files: dict[str, bytes]) -> dict[str, object]:
-    return manifest(files, str(manifest(files)["pyodide"]))
+def loader_manifest(files: dict[str, bytes]) -> dict[str, Any]:
+    return embedded(files, manifest(files)["pyodide"])
 
 
 def inflated_twin(files: dict[str, bytes], name: str) -> bytes:
@@ -60,12 +89,9 @@ def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
 def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     """Every URL embed.js will load exists in the bundle; the placeholder is gone."""
     assert MANIFEST_MARK.encode() not in files["embed.js"]
-    paths = manifest(files)
-    lanes = paths.pop("prefetch")
-    assert isinstance(lanes, list)
-    prefetch = [path for lane in lanes for path in lane]
+    prefetch = [path for lane in embedded(files)["prefetch"] for path in lane]
     assert len(prefetch) == len(set(prefetch)) == 8
-    for key, path in [*paths.items(), *(("prefetch", p) for p in prefetch)]:
+    for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
     for key in ("pyodide", "asm"):
         assert loader_manifest(files)[key] in files, key
@@ -132,7 +158,7 @@ def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> No
     names = zip_names(files[str(manifest(files)["workerZip"])])
     for module in (
         "widget/core/answers.pyc",
-        "widget/worker/service.pyc",
+        "widget/worker/tab.pyc",
         "markdown_it/__init__.pyc",
         "bleach/__init__.pyc",
         "webencodings/__init__.pyc",
@@ -168,3 +194,10 @@ def test_hashed_name_and_zip_are_stable() -> None:
 def test_embed_js_is_small(files: dict[str, bytes]) -> None:
     """embed.js stays within DESIGN's 5 KB gzipped budget."""
     assert len(gzip.compress(files["embed.js"], 9)) <= 5 * 1024
+
+
+def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus the core modules it shares with the worker, no more."""
+    names = set(zip_names(files[manifest(files)["shellZip"]]))
+    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
+    assert "widget/core/history.py" not in names and "shell/main.py" not in names

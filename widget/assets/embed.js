@@ -5,11 +5,20 @@
 // the page has loaded and gone idle) or "none" (the click). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
-  const { prefetch, ...M } = __DOCS_PANEL_MANIFEST__;
+  // {files: {name: path}, storage: {pattern, fallback, names}, prefetch: [[path]]}
+  const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
   const base = new URL(".", d.currentScript ? d.currentScript.src : location.href);
   const abs = (p) => new URL(p, base).href;
+
+  // Storage keys, named by the same rule as the worker's config (build.py copies it
+  // here): a prefix the config rejects falls back to the default in both places.
+  const cfg = w.docsPanel || {};
+  const prefix = typeof cfg.storagePrefix === "string"
+    && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
+    ? cfg.storagePrefix : M.storage.fallback;
+  const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
 
   let config;
   try {
@@ -18,8 +27,7 @@
     config = JSON.stringify("unserializable: " + e.message);
   }
   // A bad value is reported by the worker's config check; until then, the default.
-  const preload = ["intent", "idle", "none"].find((p) => w.docsPanel && w.docsPanel.preload === p)
-    || "intent";
+  const preload = ["intent", "idle", "none"].find((p) => cfg.preload === p) || "intent";
 
   const host = d.createElement("div");
   host.setAttribute("data-docs-panel", "");
@@ -43,9 +51,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // What the MicroPython shell picks up: where things are, the raw config, and
   // whether to open as soon as it is drawn. The shell replaces `toggle`.
   const bridge = (w.__docsPanel = {
-    host, root, launcher, config,
+    host, root, launcher, config, keys,
     lang: d.documentElement.lang || "",
-    urls: Object.fromEntries(Object.entries(M).map(([k, v]) => [k, abs(v)])),
+    urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
@@ -67,7 +75,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // The worker's files, fetched into the HTTP cache while the shell starts so the
   // worker finds them there: in two lanes (the wasm; the rest in the order the
   // worker asks for them), so the shell's own requests still find connections.
-  const warmCache = () => prefetch.forEach(async (lane) => {
+  const warmCache = () => M.prefetch.forEach(async (lane) => {
     for (const path of lane) {
       try {
         await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
@@ -118,10 +126,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.
   try {
-    const cfg = w.docsPanel || {};
-    const prefix = typeof cfg.storagePrefix === "string" ? cfg.storagePrefix : "docs-panel";
-    const s = JSON.parse(sessionStorage.getItem(prefix + ".conversation"));
-    if (s && s.left === true && (s.id || sessionStorage.getItem(prefix + ".composer.draft"))) {
+    const s = JSON.parse(sessionStorage.getItem(keys.conversation));
+    if (s && s.left === true && (s.id || sessionStorage.getItem(keys["composer.draft"]))) {
       bridge.openOnReady = s.open === true;
       boot();
     }

@@ -1,4 +1,4 @@
-"""From a reader's question to a turn, and from a turn to what the panel shows.
+"""From a reader's question to a turn.
 
 A question first becomes a :class:`Plan`: the best sections for it within the
 reader's scope, the gate numbers, and the numbered context the model would see
@@ -13,10 +13,8 @@ answer is the list of matching sections::
         turn.sources      # (Source("/api/jobs.html#retry", "Retry a job", ref=1),)
     else:
         turn = plan.results_turn(asked_at=t0, finished_at=t1)
-    turn_view(turn, index, "https://docs.example.org")   # plain dict for the shell
 
-Views are recomputed from the stored turn against the current index every
-time, never stored: a citation of a page that is gone comes back as text.
+What the panel shows of a turn is drawn by ``widget.core.views``.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from typing import Final
 from widget.core.config import Config
 from widget.core.docs_index import DocsIndex, Hit, Section
 from widget.core.history import Conversation, Gate, ResultItem, Source, Status, Turn
-from widget.core.render import CITATION, render_answer
+from widget.core.render import CITATION
 
 MAX_RESULTS: Final = 6
 """Search results shown when the answer is a list of sections."""
@@ -238,36 +236,3 @@ def _user_message(question: str, quote: str) -> str:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
-
-
-def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, object]:
-    """What the shell draws for a turn, rendered against the current index."""
-    refs = {source.ref: source.address for source in turn.sources if source.ref}
-    answer = (
-        render_answer(
-            turn.answer, site_origin=site_origin, page_exists=index.has_page, cite=refs.get
-        )
-        if turn.answer
-        else ""
-    )
-    return {
-        "question": turn.question,
-        "quote": turn.quote,
-        "status": turn.status,
-        "scope": turn.scope or "",
-        "answer": answer,
-        "sources": [source_view(source) for source in turn.sources],
-        "results": [_result_view(item, index) for item in turn.results],
-    }
-
-
-def source_view(source: Source) -> dict[str, object]:
-    """A source row as stored: fixed address and title, and its citation number."""
-    return {"address": source.address, "title": source.title, "ref": source.ref}
-
-
-def _result_view(item: ResultItem, index: DocsIndex) -> dict[str, str]:
-    section = index.lookup(item.address)
-    # The page's title only where it adds something to the section's own.
-    page = section.page_title if section and section.page_title != item.title else ""
-    return {"address": item.address, "title": item.title, "page": page, "snippet": item.snippet}

@@ -42,6 +42,11 @@ MAX_SCOPES: Final = 12
 HISTORY_MAX_RANGE: Final = (1, 200)
 HISTORY_MAX_BYTES_RANGE: Final = (16_384, 10_485_760)
 STORAGE_PREFIX_MAX_LENGTH: Final = 40
+STORAGE_PREFIX_PATTERN: Final = rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}"
+"""The prefix rule, as a regular expression that reads the same in Python and JavaScript:
+build.py writes it into embed.js, so the loader and the worker agree on the keys."""
+STORAGE_NAMES: Final = ("history", "feedback", "conversation", "composer.draft", "instruction")
+"""The storage keys' names after the prefix (DESIGN 4): ``docs-panel.history`` and so on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +108,7 @@ DEFAULTS: Final = Config()
 
 _ROOT: Final = "docsPanel"
 _LANGUAGE_TAG: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
-_STORAGE_PREFIX: Final = re.compile(rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}")
+_STORAGE_PREFIX: Final = re.compile(STORAGE_PREFIX_PATTERN)
 _JS_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _SHOWN_LENGTH: Final = 80
 

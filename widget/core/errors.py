@@ -26,3 +26,11 @@ class StreamError(WidgetError):
 
 class DocsIndexError(WidgetError):
     """The docs index is missing, malformed or of an unknown format."""
+
+
+class ProtocolError(WidgetError):
+    """The shell and the worker disagree about a message (a bug: see ``protocol.py``)."""
+
+
+class LifecycleError(WidgetError):
+    """An event that the answer's current state does not allow (a bug: see ``lifecycle.py``)."""

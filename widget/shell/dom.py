@@ -4,10 +4,14 @@
 
 Text children become text nodes (never parsed as HTML), so anything that came
 from a reader or the docs index is safe to pass. ``icon`` is the one place that
-sets markup, and only from the constant ICONS below.
+sets markup, and only from the constant ICONS below. ``listen`` binds a handler
+and keeps its proxy alive (a dropped proxy stops firing)::
+
+    listen(button, "click", lambda event: panel.close())
 """
 
 from pyscript import document
+from pyscript.ffi import create_proxy
 
 ICONS = {
     "compose": '<path d="M12 20h9"/><path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z"/>',
@@ -44,3 +48,22 @@ def icon(name):
 def clear(element):
     while element.firstChild:
         element.firstChild.remove()
+
+
+_kept = []  # every listener's proxy, for the page's lifetime
+
+
+def listen(target, event, handler):
+    proxy = create_proxy(handler)
+    _kept.append(proxy)
+    target.addEventListener(event, proxy)
+    return proxy
+
+
+def icon_button(label, name, handler, css="icon"):
+    """A header-style button: an icon, named by ``label`` for screen readers and on hover."""
+    element = h(
+        "button", {"class": css, "type": "button", "aria-label": label, "title": label}, icon(name)
+    )
+    listen(element, "click", handler)
+    return element

@@ -2,48 +2,44 @@
 
 The shell creates this worker once the panel is on screen, with worker.zip
 unpacked into the working directory (``widget`` and its pure-Python
-dependencies). What the shell may call is listed in ``__export__``; every call
-returns a promise there.
+dependencies). Its one export is ``call``: every message of
+``widget.core.protocol`` goes through it, checked on the way in and out::
+
+    reply = JSON.parse(await worker.call("ask", "how do I retry?", "", ""))
 """
 
-import js
+from __future__ import annotations
 
-# bench/ reads how long the worker's imports take from this mark and measure.
+from collections.abc import Awaitable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+# bench/ reads the time the worker's own imports take from this mark and measure.
 js.performance.mark("docs-panel:imports")
-# PyScript looks the exported names up in this module's globals.
-from widget.worker.service import (  # noqa: E402, F401
-    ask,
-    check_regressed,
-    conversations,
-    delete_all,
-    delete_conversation,
-    evict,
-    new_chat,
-    normalize,
-    open_conversation,
-    pull,
-    redact,
-    restore,
-    save,
-    start,
-    stop,
-)
+from pyodide.ffi import jsnull  # type: ignore[import-not-found]  # noqa: E402
+
+from widget.core.errors import ProtocolError  # noqa: E402
+from widget.core.protocol import arguments, encode_reply  # noqa: E402
+from widget.worker.tab import Tab  # noqa: E402
 
 js.performance.measure("docs-panel:imports", "docs-panel:imports")
-__export__ = [
-    "ask",
-    "check_regressed",
-    "conversations",
-    "delete_all",
-    "delete_conversation",
-    "evict",
-    "new_chat",
-    "normalize",
-    "open_conversation",
-    "pull",
-    "redact",
-    "restore",
-    "save",
-    "start",
-    "stop",
-]
+
+_tab: Tab | None = None  # set by "start": the one tab this worker serves
+
+
+async def call(name: str, *values: Any) -> str:
+    """Run protocol call ``name``; the reply is JSON with exactly its declared fields."""
+    global _tab
+    args = arguments(name, tuple(None if value is jsnull else value for value in values))
+    if name == "start":
+        _tab, reply = await Tab.start(**args)  # type: ignore[arg-type]
+    elif _tab is None:
+        raise ProtocolError(f"{name} before start: the shell must await start first")
+    else:
+        result = getattr(_tab, name)(**args)
+        reply = await result if isinstance(result, Awaitable) else result
+    return encode_reply(name, reply)
+
+
+__export__ = ["call"]

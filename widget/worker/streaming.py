@@ -5,13 +5,14 @@ shell pulls what changed since its last pull, so however fast the model
 streams, the panel renders once per pull (updates coalesce while it draws)::
 
     answer = AnswerStream(url, body, renderer)
-    update = await answer.pull()     # waits for news: rendered HTML, reasoning, raw text
+    update = await answer.pull(2.0)  # waits for news: rendered HTML, reasoning, raw text
     answer.stop()                    # the reader pressed Stop: abort the request
-    answer.outcome                   # "done", "stopped" or the StreamError that ended it
+    update.ended, update.error       # how it ended: the StreamError that ended it, if any
 
 Every way a stream can fail (HTTP error, network drop, a malformed event, no
-``[DONE]``) ends as a :class:`StreamError` outcome; the caller answers with
-search results instead.
+``[DONE]``, the abort of ``stop``) ends it with a :class:`StreamError`. What that
+means for the turn (stopped, or search results instead) is decided by the answer's
+lifecycle (``widget.core.lifecycle``), not here.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass
-from typing import Literal
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
@@ -39,6 +39,7 @@ class Update:
     reasoning: str
     text: str
     ended: bool
+    error: StreamError | None
 
 
 UPDATE_INTERVAL_S = 0.05
@@ -60,16 +61,14 @@ class AnswerStream:
         self._text: list[str] = []  # content not yet pulled
         self._reasoning: list[str] = []
         self.answer: list[str] = []  # all content so far: what a stopped turn keeps
-        self.stopped = False
-        self.outcome: Literal["done", "stopped"] | StreamError | None = None
+        self.ended = False
+        self.error: StreamError | None = None
         self._pulled_at = 0.0
         self._task = asyncio.ensure_future(self._run(url, json.dumps(body)))
 
     def stop(self) -> None:
-        """Abort the request; the answer keeps what arrived."""
-        if self.outcome is None:
-            self.stopped = True
-            self._controller.abort()
+        """Abort the request (nothing happens once it has ended); ``answer`` keeps what arrived."""
+        self._controller.abort()
 
     async def pull(self, wait_s: float) -> Update:
         """Wait until something changed (at most ``wait_s``), then hand it all over at once."""
@@ -96,7 +95,8 @@ class AnswerStream:
             tail=update.tail_html if update else None,
             reasoning=reasoning,
             text=text,
-            ended=self.outcome is not None,
+            ended=self.ended,
+            error=self.error,
         )
 
     async def _run(self, url: str, body: str) -> None:
@@ -125,16 +125,12 @@ class AnswerStream:
             while not (chunk := await reader.read()).done:
                 self._take(decoder.feed(chunk.value.to_bytes()))
             self._take(decoder.close())
-            self.outcome = "done"
         except StreamError as err:
-            self.outcome = "stopped" if self.stopped else err
+            self.error = err
         except Exception as err:  # a JS TypeError (network) or the AbortError of stop()
-            self.outcome = (
-                "stopped"
-                if self.stopped
-                else StreamError(f"the connection to the answer endpoint {url} failed: {err}")
-            )
+            self.error = StreamError(f"the connection to the answer endpoint {url} failed: {err}")
         finally:
+            self.ended = True
             self._changed.set()
 
     def _take(self, deltas: list[ChatDelta]) -> None:

@@ -1,0 +1,207 @@
+"""The answer's lifecycle: every transition of the table, and the stories it must tell."""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+
+import pytest
+
+from widget.core.errors import LifecycleError
+from widget.core.lifecycle import (
+    ASK,
+    ASKING,
+    BOOTING,
+    CHECKPOINT_S,
+    IDLE,
+    SETTLED,
+    STOPPING,
+    STREAMING,
+    TRANSITIONS,
+    WAITING,
+    Lifecycle,
+)
+
+STATES = sorted({state for state, _ in TRANSITIONS} | set(TRANSITIONS.values()))
+EVENTS = sorted({event for _, event in TRANSITIONS})
+IN_FLIGHT = json.dumps({"question": "how do I retry?", "status": "stopped", "answer": ""})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def at(state: str, clock: Clock | None = None) -> Lifecycle:
+    answer = Lifecycle(clock=clock or Clock())
+    answer.state = state
+    return answer
+
+
+@pytest.mark.parametrize(("state", "event"), sorted(TRANSITIONS))
+def test_each_allowed_event_moves_where_the_table_says(state: str, event: str) -> None:
+    """Every (state, event) in the table leads to its listed state."""
+    assert at(state).handle(event) == TRANSITIONS[(state, event)]
+
+
+@pytest.mark.parametrize(
+    ("state", "event"), [p for p in product(STATES, EVENTS) if p not in TRANSITIONS]
+)
+def test_each_other_event_raises_and_leaves_the_state(state: str, event: str) -> None:
+    """An event the table does not allow raises at once and changes nothing."""
+    answer = at(state)
+    with pytest.raises(LifecycleError, match=f"{state} cannot take {event}"):
+        answer.handle(event)
+    assert answer.state == state
+
+
+def streaming(clock: Clock | None = None) -> Lifecycle:
+    answer = at(IDLE, clock)
+    assert answer.ask("q")
+    assert answer.started(streaming=True, in_flight=IN_FLIGHT) is False
+    return answer
+
+
+def test_a_results_answer_settles_then_idles() -> None:
+    """Search results: asked, settled at once, idle once stored."""
+    answer = at(IDLE)
+    assert answer.ask("q")
+    answer.started(streaming=False)
+    assert answer.state == SETTLED
+    answer.stored()
+    assert answer.state == IDLE
+
+
+def test_a_streamed_answer_ends_done() -> None:
+    """The model's last token: the answer is done."""
+    answer = streaming()
+    answer.update("Retry with [1].")
+    assert answer.end(failed=False) == "done"
+    assert answer.state == SETTLED
+
+
+def test_a_stream_that_fails_gives_results() -> None:
+    """An error mid-answer (no Stop) makes the turn search results."""
+    assert streaming().end(failed=True) == "failed"
+
+
+def test_stop_aborts_once_and_the_abort_ends_stopped() -> None:
+    """Stop aborts the request; a second Stop has nothing to do; the end is "stopped"."""
+    answer = streaming()
+    assert answer.stop() is True
+    assert answer.stop() is False
+    assert answer.state == STOPPING
+    assert answer.end(failed=True) == "stopped"
+
+
+def test_stop_after_the_last_token_keeps_the_whole_answer() -> None:
+    """Stop pressed as the stream finished: it ended by itself, so the answer is done."""
+    answer = streaming()
+    answer.stop()
+    assert answer.end(failed=False) == "done"
+    assert answer.stop() is False  # and once settled, Stop is a no-op
+    assert answer.state == SETTLED
+
+
+def test_stop_before_the_stream_begins_stops_it_at_once() -> None:
+    """New chat while the worker plans: the stream, once started, is stopped right away."""
+    answer = at(IDLE)
+    answer.ask("q")
+    assert answer.stop() is False  # nothing to abort yet
+    assert answer.started(streaming=True, in_flight=IN_FLIGHT) is True
+    assert answer.end(failed=True) == "stopped"
+
+
+@pytest.mark.parametrize("state", [ASKING, STREAMING, STOPPING, SETTLED])
+def test_new_chat_open_or_delete_mid_answer_drop_waiting_questions(state: str) -> None:
+    """Settling mid-answer drops the questions that waited; the answer itself still ends."""
+    answer = at(state)
+    answer.ask("waiting")
+    answer.discard()
+    assert answer.state == state
+    assert answer.next_question() is None
+
+
+def test_questions_wait_for_the_worker_then_go_in_order() -> None:
+    """Asked while booting: they wait, and go one at a time once the worker is up."""
+    answer = Lifecycle(clock=Clock())
+    assert answer.ask("first") is False
+    assert answer.ask("second") is False
+    assert answer.state == WAITING
+    answer.ready()
+    assert answer.next_question() == "first"
+    assert answer.next_question() is None  # the first is under way
+    answer.started(streaming=False)
+    answer.stored()
+    assert answer.next_question() == "second"
+
+
+def test_a_question_asked_mid_answer_waits_its_turn() -> None:
+    """Asked while an answer streams: answered after it, never dropped."""
+    answer = streaming()
+    assert answer.ask("next") is False
+    assert answer.state == STREAMING
+    answer.end(failed=False)
+    answer.stored()
+    assert answer.next_question() == "next"
+    assert answer.state == ASKING
+
+
+def test_new_chat_while_booting_drops_the_waiting_questions() -> None:
+    """Questions that waited for the worker are gone after New chat."""
+    answer = Lifecycle(clock=Clock())
+    answer.ask("q")
+    answer.discard()
+    assert answer.state == BOOTING
+    answer.ready()
+    assert answer.next_question() is None
+
+
+def test_checkpoints_follow_the_clock_and_new_text() -> None:
+    """A checkpoint is due CHECKPOINT_S after the last, and only when text came since."""
+    clock = Clock()
+    answer = streaming(clock)
+    assert answer.update("Retry") is False  # too soon
+    clock.now += CHECKPOINT_S
+    assert answer.update("") is True  # a stalled stream still checkpoints what came
+    clock.now += CHECKPOINT_S
+    assert answer.update("") is False  # nothing new since
+    assert answer.update(" it") is True
+    answer.stop()
+    clock.now += CHECKPOINT_S
+    assert answer.update(" more") is False  # stopping: the end stores it
+
+
+def test_leaving_mid_stream_keeps_the_answer_so_far() -> None:
+    """pagehide mid-answer: the session is marked left and carries the text so far."""
+    answer = streaming()
+    answer.update("Retry ")
+    answer.update("with [1].")
+    value = json.loads(answer.leaving('{"id": "c1", "left": false}', True, True))
+    assert value["left"] is True and value["open"] is True and value["id"] == "c1"
+    assert value["inflight"]["answer"] == "Retry with [1]."
+    assert value["inflight"]["question"] == "how do I retry?"
+
+
+def test_leaving_after_the_answer_ended_keeps_no_answer() -> None:
+    """pagehide once the stream has ended: nothing is in flight any more."""
+    answer = streaming()
+    answer.update("Retry.")
+    answer.end(failed=False)
+    value = json.loads(answer.leaving('{"id": "c1", "left": false}', False, True))
+    assert "inflight" not in value and value["open"] is False
+
+
+def test_leaving_with_save_on_unload_off_keeps_no_answer() -> None:
+    """history.saveOnUnload false: the answer streaming when the page leaves is not kept."""
+    answer = streaming()
+    answer.update("Retry.")
+    assert "inflight" not in json.loads(answer.leaving('{"id": "c1"}', True, False))
+
+
+def test_a_question_is_never_refused() -> None:
+    """Every state takes ASK: the question starts or waits its turn, it is never lost."""
+    assert {state for state, event in TRANSITIONS if event == ASK} == set(STATES)

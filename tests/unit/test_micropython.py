@@ -1,0 +1,92 @@
+"""The core modules the shell shares run in MicroPython (the shell's runtime, under
+Node from the pinned npm package) exactly as in CPython."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from builder.bundle import MICROPYTHON_DIR, SHARED_CORE
+
+CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
+
+# One story through the shared modules; each line it prints must match in both runtimes.
+SCENARIO = """
+import json
+from widget.core.errors import LifecycleError, ProtocolError
+from widget.core.lifecycle import Lifecycle
+from widget.core.protocol import arguments, decode_reply, encode_reply
+
+turn = {"question": "q", "quote": "", "status": "done", "scope": "", "answer": "<p>a</p>",
+        "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": []}
+reply = decode_reply("finish", json.loads(encode_reply("finish", {"turn": turn, "session": "{}"})))
+print(reply.turn.sources[0].address, reply.turn.sources[0].ref, reply.turn.status)
+for bad in [(None, 1), (None, True, 3), ("x", "yes")]:
+    try:
+        arguments("save", bad)
+    except ProtocolError as err:
+        print(err)
+try:
+    wrong = dict(turn, sources=[{"address": "/", "title": "", "ref": True}])
+    encode_reply("finish", {"turn": wrong, "session": ""})
+except ProtocolError as err:
+    print(err)
+now = [0.0]
+life = Lifecycle(clock=lambda: now[0])
+print(life.ask("first"), life.state)
+life.ready()
+print(life.next_question(), life.state)
+print(life.started(True, json.dumps({"question": "first", "sources": []})), life.state)
+now[0] = 2.5
+print(life.update("Retry "), life.update("it."), life.stop(), life.stop(), life.state)
+left = json.loads(life.leaving(json.dumps({"id": "c1", "left": False}), True, True))
+print(sorted(left), left["inflight"]["answer"])
+print(life.end(True), life.state)
+try:
+    life.handle("ready")
+except LifecycleError as err:
+    print(err)
+life.stored()
+print(life.state, life.under_way)
+"""
+
+
+def in_cpython() -> list[str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(SCENARIO, {})
+    return out.getvalue().splitlines()
+
+
+RUNNER = """
+const [runtime, files, script] = JSON.parse(process.argv[1]);
+const { loadMicroPython } = await import(runtime);
+const lines = [];
+const mp = await loadMicroPython({ stdout: (line) => lines.push(line), linebuffer: true });
+for (const dir of ["/lib", "/lib/widget", "/lib/widget/core"]) mp.FS.mkdir(dir);
+for (const [path, text] of Object.entries(files)) mp.FS.writeFile("/lib/" + path, text);
+mp.runPython("import sys\\nsys.path.append('/lib')\\n" + script);
+console.log(JSON.stringify(lines));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
+def test_the_shared_core_behaves_the_same_in_micropython() -> None:
+    """protocol.py and lifecycle.py print the same story in MicroPython as in CPython."""
+    files = {"widget/__init__.py": "", "widget/core/__init__.py": ""}
+    files |= {f"widget/core/{name}": (CORE / name).read_text() for name in SHARED_CORE}
+    runtime = (MICROPYTHON_DIR / "micropython.mjs").as_uri()
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", RUNNER, json.dumps([runtime, files, SCENARIO])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout.splitlines()[-1]) == in_cpython()

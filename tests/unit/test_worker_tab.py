@@ -1,0 +1,118 @@
+"""The worker's adapter in CPython (with stand-ins for the browser's ``js``): every
+reply it gives passes the protocol's check, and its methods take the declared arguments."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from widget.core.docs_index import Section, build_index
+from widget.core.protocol import CALLS, decode_reply, encode_reply
+
+SECTIONS = [
+    Section("/guides/retries.html", "Retries", "Retries", "Failed jobs are retried with backoff."),
+    Section("/api/jobs.html#retry", "Jobs API", "Retry a job", "POST /jobs/{id}/retry retries."),
+]
+PAGE = "https://docs.example.org/guides/index.html"
+
+
+class Response:
+    ok, status = True, 200
+
+    async def text(self) -> str:
+        return json.dumps(build_index(SECTIONS))
+
+
+async def fetch(url: str, *args: object) -> Response:
+    return Response()
+
+
+@pytest.fixture
+def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """widget.worker.tab imported against stand-ins for ``js`` and ``pyodide.ffi``."""
+    warnings: list[str] = []
+    fake_js = types.SimpleNamespace(
+        fetch=fetch, console=types.SimpleNamespace(warn=warnings.append)
+    )
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.to_js = lambda value, **kw: value  # type: ignore[attr-defined]
+    ffi.jsnull = object()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "js", fake_js)
+    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
+    monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
+    for name in ("widget.worker.tab", "widget.worker.streaming"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import widget.worker.tab as module
+
+    module.warnings = warnings
+    yield module
+
+
+def reply(name: str, fields: dict[str, object]) -> Any:
+    """What the shell would read: the reply checked out and back in."""
+    return decode_reply(name, json.loads(encode_reply(name, fields)))
+
+
+def test_each_call_is_a_method_with_the_declared_arguments(tab_module: Any) -> None:
+    """Tab has one method per protocol call, taking exactly the declared arguments in order."""
+    for name, (args, _) in CALLS.items():
+        method = getattr(tab_module.Tab, name)
+        params = [p for p in inspect.signature(method).parameters if p != "self"]
+        assert params == [field for field, _ in args], name
+
+
+def test_a_conversation_through_every_call(tab_module: Any) -> None:
+    """start → restore → ask → save → list → open → delete: every reply is as declared."""
+    config = json.dumps({"chat": False, "gat": 1})
+    tab, fields = asyncio.run(tab_module.Tab.start(config, "fr", "/index.json", PAGE))
+    started = reply("start", fields)
+    assert started.language == "fr" and started.record is True
+    assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
+
+    assert reply("restore", tab.restore(None, None)).conversation is None
+    asked = reply("ask", tab.ask("how do I retry a job? token=ghp_" + "a" * 36, "", ""))
+    assert asked.streaming is False and "[redacted" in asked.question
+    assert asked.turn.results[0].address.startswith("/")
+    stored = reply("save", tab.save(None, False)).value
+    assert stored is not None
+
+    listing = reply("conversations", tab.conversations(stored))
+    [row] = listing.rows
+    assert listing.current == row.id and row.when_unit == "second"
+    assert reply("check_regressed", tab.check_regressed(stored)).regressed is False
+    assert reply("new_chat", tab.new_chat()).session == json.dumps({"id": None, "left": False})
+    opened = reply("open_conversation", tab.open_conversation(stored, row.id))
+    assert opened.conversation.turns[0].status == "results"
+    assert opened.conversation.docs_changed is False
+
+    deleted = reply("delete_conversation", tab.delete_conversation(stored, row.id))
+    assert deleted.on_screen is True and json.loads(deleted.value)["conversations"] == []
+    assert reply("delete_all", tab.delete_all()).session
+    assert reply("normalize", tab.normalize(stored)).value is None
+    assert "hunter2" not in reply("redact", tab.redact("password=hunter2hunter2")).text
+
+
+def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
+    """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
+    tab, _ = asyncio.run(tab_module.Tab.start("{}", "en", "/index.json", PAGE))
+    # The model path streams with fetch: stand a finished stream in for it.
+    stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
+    tab_module.AnswerStream = lambda url, body, renderer: stream
+    asked = reply("ask", tab.ask("how do I retry a job", "", ""))
+    assert asked.streaming is True and json.loads(asked.in_flight)["status"] == "stopped"
+    stopped = reply("finish", tab.finish("stopped"))
+    assert stopped.turn.status == "stopped" and "Retry it" in stopped.turn.answer
+    assert stopped.turn.sources[0].ref == 1
+
+    assert reply("ask", tab.ask("retry a job with backoff", "", "")).streaming
+    stream.error = "HTTP 500"
+    failed = reply("finish", tab.finish("failed"))
+    assert failed.turn.status == "results" and failed.turn.results
+    assert "HTTP 500" in tab_module.warnings[-1]

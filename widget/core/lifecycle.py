@@ -1,0 +1,223 @@
+"""The life of an answer in this tab, as one state machine.
+
+Everything that decides whether an answer is under way, may be stopped, is due
+for a checkpoint, or how it ended lives here, in the TRANSITIONS table (after
+h11's ``_state.py``); an event the table does not allow raises at once. The
+shell drives it and does the I/O; nothing here touches the DOM, storage or the
+worker, and time comes from an injected clock::
+
+    booting ──ready──▶ idle ──ask──▶ asking ──stream──▶ streaming ──stop──▶ stopping
+      │ask              ▲  ▲           │results               │end               │end
+      ▼                 │  │stored     ▼                      ▼                  ▼
+    waiting ──ready─────┘  └──────── settled ◀──────────────┴──────────────────┘
+
+A question asked while the worker starts, or while an answer is under way, waits
+its turn: ``next_question`` hands it over once nothing is under way::
+
+    >>> answer = Lifecycle(clock=lambda: 0.0)
+    >>> answer.ask("how do I retry?")   # the worker is not up yet: it waits
+    False
+    >>> answer.ready(); answer.next_question()
+    'how do I retry?'
+    >>> answer.state
+    'asking'
+    >>> answer.started(streaming=True, in_flight='{"question": "how do I retry?"}')
+    False
+    >>> answer.stop(), answer.stop()     # the first aborts the request; the second: nothing
+    (True, False)
+    >>> answer.end(failed=True)          # the abort ends the stream: the answer is "stopped"
+    'stopped'
+    >>> answer.stored(); answer.state
+    'idle'
+
+Both runtimes can import this module (the shell runs it in MicroPython), so it
+keeps to the Python MicroPython has: no dataclasses, no ``typing`` at run time.
+"""
+
+import json
+
+from widget.core.errors import LifecycleError
+
+try:  # noqa: SIM105 (MicroPython has no contextlib)
+    from collections.abc import Callable
+except ImportError:  # MicroPython: annotations are never evaluated there
+    pass
+
+BOOTING = "booting"  # the worker is starting; nothing asked
+WAITING = "waiting"  # the worker is starting; questions wait for it
+IDLE = "idle"  # ready, nothing under way
+ASKING = "asking"  # the worker searches and plans the answer
+STREAMING = "streaming"  # the model's answer arrives
+STOPPING = "stopping"  # stop asked for; waiting for the stream to end
+SETTLED = "settled"  # the answer is drawn; it is being stored
+
+ASK = "ask"
+READY = "ready"
+DISCARD = "discard"  # New chat while questions wait: they are dropped
+STREAM = "stream"  # the worker started streaming the model's answer
+RESULTS = "results"  # the worker answered at once (search results)
+FAILED = "failed"  # the worker could not answer at all (the shell says so)
+UPDATE = "update"  # a pull brought news
+STOP = "stop"
+END_DONE = "end_done"  # the stream ended with the model's last token
+END_ERROR = "end_error"  # the stream ended by an error (an abort included)
+STORED = "stored"
+
+TRANSITIONS = {
+    (BOOTING, ASK): WAITING,
+    (BOOTING, READY): IDLE,
+    (BOOTING, DISCARD): BOOTING,
+    (BOOTING, STOP): BOOTING,
+    (WAITING, ASK): WAITING,
+    (WAITING, READY): IDLE,
+    (WAITING, DISCARD): BOOTING,
+    (WAITING, STOP): WAITING,
+    (IDLE, ASK): ASKING,
+    (IDLE, DISCARD): IDLE,
+    (IDLE, STOP): IDLE,
+    (ASKING, ASK): ASKING,  # asked while an answer is made: it waits its turn
+    (ASKING, STREAM): STREAMING,
+    (ASKING, RESULTS): SETTLED,
+    (ASKING, FAILED): SETTLED,
+    (ASKING, STOP): STOPPING,
+    (ASKING, DISCARD): ASKING,
+    (STREAMING, ASK): STREAMING,
+    (STREAMING, UPDATE): STREAMING,
+    (STREAMING, STOP): STOPPING,
+    (STREAMING, END_DONE): SETTLED,
+    (STREAMING, END_ERROR): SETTLED,
+    (STREAMING, DISCARD): STREAMING,
+    (STOPPING, ASK): STOPPING,
+    (STOPPING, STREAM): STOPPING,  # stopped before the stream began: it stops at once
+    (STOPPING, RESULTS): SETTLED,
+    (STOPPING, FAILED): SETTLED,
+    (STOPPING, UPDATE): STOPPING,
+    (STOPPING, STOP): STOPPING,  # Stop twice
+    (STOPPING, END_DONE): SETTLED,
+    (STOPPING, END_ERROR): SETTLED,
+    (STOPPING, DISCARD): STOPPING,
+    (SETTLED, ASK): SETTLED,
+    (SETTLED, STOP): SETTLED,  # Stop after the last token: nothing to stop
+    (SETTLED, STORED): IDLE,
+    (SETTLED, DISCARD): SETTLED,
+}
+"""(state, event) -> next state. Everything that moves the answer's state is here."""
+
+OUTCOMES = {
+    (STREAMING, END_DONE): "done",
+    (STREAMING, END_ERROR): "failed",  # the reader gets the matching sections instead
+    (STOPPING, END_DONE): "done",  # Stop came after the last token: the answer is whole
+    (STOPPING, END_ERROR): "stopped",  # the abort (or anything else) after Stop
+}
+"""How a stream's end, in the state it finds, names the turn's status."""
+
+UNDER_WAY = (ASKING, STREAMING, STOPPING, SETTLED)
+"""States in which an answer is being made: a question asked now waits its turn."""
+
+CHECKPOINT_S = 2.0
+"""How often a streaming answer is stored as a stopped turn, so a tab that is
+killed mid-answer keeps what reached it."""
+
+
+class Lifecycle:
+    """This tab's answer: its state, the questions waiting for the worker, and
+    what a page that leaves mid-answer must keep."""
+
+    def __init__(self, clock: "Callable[[], float]") -> None:
+        self.state = BOOTING
+        self._clock = clock
+        self._waiting: list[object] = []
+        self._in_flight: str | None = None  # the turn record, while the model answers
+        self._parts: list[str] = []  # the answer's text so far
+        self._checkpointed_at = 0.0
+        self._unsaved = False  # text arrived since the last checkpoint
+
+    def handle(self, event: str) -> str:
+        """Move on ``event``; an event this state does not allow is a bug."""
+        after = TRANSITIONS.get((self.state, event))
+        if after is None:
+            raise LifecycleError("an answer that is " + self.state + " cannot take " + event)
+        self.state = after
+        return after
+
+    @property
+    def under_way(self) -> bool:
+        return self.state in UNDER_WAY
+
+    def ask(self, question: object) -> bool:
+        """True: answer ``question`` now; False: it waits its turn (see ``next_question``)."""
+        if self.handle(ASK) == ASKING:
+            return True
+        self._waiting.append(question)
+        return False
+
+    def ready(self) -> None:
+        """The worker is up; ``next_question`` has what was asked meanwhile."""
+        self.handle(READY)
+
+    def next_question(self) -> object | None:
+        """The question that waited longest, to ask now that nothing is under way."""
+        if self.state != IDLE or not self._waiting:
+            return None
+        self.handle(ASK)
+        return self._waiting.pop(0)
+
+    def discard(self) -> None:
+        """New chat, or another conversation opened or deleted: waiting questions go."""
+        self.handle(DISCARD)
+        self._waiting = []
+
+    def started(self, streaming: bool, in_flight: str | None = None) -> bool:
+        """The worker's reply to the question; True: stop the stream right away."""
+        if not streaming:
+            self.handle(RESULTS)
+            return False
+        self.handle(STREAM)
+        self._in_flight, self._parts = in_flight, []
+        self._checkpointed_at, self._unsaved = self._clock(), False
+        return self.state == STOPPING
+
+    def failed(self) -> None:
+        self.handle(FAILED)
+
+    def update(self, text: str) -> bool:
+        """A pull brought ``text`` (maybe empty); True: store a checkpoint now."""
+        self.handle(UPDATE)
+        if text:
+            self._parts.append(text)
+            self._unsaved = True
+        now = self._clock()
+        if self.state != STREAMING or not self._unsaved:
+            return False
+        if now - self._checkpointed_at < CHECKPOINT_S:
+            return False
+        self._checkpointed_at, self._unsaved = now, False
+        return True
+
+    def stop(self) -> bool:
+        """The reader (or New chat, open, delete) stops the answer; True: abort the request."""
+        before = self.state
+        self.handle(STOP)
+        return before == STREAMING
+
+    def end(self, failed: bool) -> str:
+        """The stream ended; the turn's outcome: "done", "stopped" or "failed"."""
+        event, before = END_ERROR if failed else END_DONE, self.state
+        self.handle(event)
+        self._in_flight, self._parts = None, []
+        return OUTCOMES[(before, event)]
+
+    def stored(self) -> None:
+        self.handle(STORED)
+
+    def leaving(self, session: str, panel_open: bool, keep_in_flight: bool) -> str:
+        """The value this tab stores on ``pagehide``: the session marked as left, and
+        the answer so far while one streams (the next page keeps it as a stopped turn)."""
+        value = json.loads(session)
+        value["left"] = True
+        value["open"] = panel_open
+        if keep_in_flight and self._in_flight is not None:
+            record = json.loads(self._in_flight)
+            record["answer"] = "".join(self._parts)
+            value["inflight"] = record
+        return json.dumps(value)

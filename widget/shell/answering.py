@@ -1,0 +1,158 @@
+"""Asking and answering in the thread (MicroPython), driven by the answer's
+lifecycle (``widget.core.lifecycle``): this module draws and does the calls; the
+Lifecycle decides what may happen next and how an answer ended::
+
+    answering = Answering(thread, controls, client, keeper, lifecycle, spawn)
+    answering.submit("How do I retry?", scope="", quote="")
+    await answering.settle()     # before New chat / open / delete: the answer is stopped,
+                                 # drawn and stored first
+"""
+
+import asyncio
+
+from pyscript import window
+from pyscript.ffi import to_js
+
+from shell.views import answer_elements, note, streaming_answer, turn_article
+from widget.core.lifecycle import SETTLED
+
+
+class Answering:
+    def __init__(self, thread, controls, client, keeper, lifecycle, spawn):
+        self.thread = thread
+        self.controls = controls  # shows Stop instead of Send while an answer streams
+        self.client = client
+        self.keeper = keeper
+        self.lifecycle = lifecycle
+        self.spawn = spawn
+        self._idle = asyncio.Event()  # set whenever no answer is under way
+        self._idle.set()
+
+    def submit(self, question, scope, quote):
+        """Ask; a question asked while the worker starts or another is answered waits."""
+        empty = self.thread.querySelector(".empty")
+        if empty:
+            empty.remove()
+        article = turn_article(question, quote)
+        self.thread.append(article)
+        item = (question, scope, quote, article)
+        if self.lifecycle.ask(item):
+            self.spawn(self.answer(item))
+        else:
+            loading = "The assistant is loading; " if not self.client.ready else ""
+            article.append(note(loading + "Your question is next.", "note pending"))
+        self.thread.scrollTop = self.thread.scrollHeight
+
+    def ready(self):
+        """The worker is up: answer what was asked while it started."""
+        self.lifecycle.ready()
+        self._answer_next()
+
+    def _answer_next(self):
+        item = self.lifecycle.next_question()
+        if item is not None:
+            pending = item[3].querySelector(".pending")
+            if pending:
+                pending.remove()
+            self.spawn(self.answer(item))
+
+    async def settle(self):
+        """Stop the answer under way, if any, and wait until it is drawn and stored;
+        questions still waiting their turn are dropped."""
+        self.lifecycle.discard()
+        if self.lifecycle.stop():
+            await self.client.call("stop")
+        await self._idle.wait()
+
+    def stop(self):
+        if self.lifecycle.stop():
+            self.spawn(self.client.call("stop"))
+
+    async def answer(self, item):
+        self._idle.clear()
+        try:
+            await self._answer(*item)
+        finally:
+            if self.lifecycle.state == SETTLED:  # else an error is on its way to the log
+                self.lifecycle.stored()
+            self._idle.set()
+        self._answer_next()
+
+    async def _answer(self, question, scope, quote, article):
+        try:
+            asked = await self.client.call("ask", question=question, scope=scope, quote=quote)
+        except Exception as err:
+            self.lifecycle.failed()
+            window.console.error("docs-panel: search failed", str(err))
+            article.append(
+                note(
+                    "Something went wrong while searching. Please try again.", "note error", "alert"
+                )
+            )
+            return
+        self.keeper.set_session(asked.session)
+        self.keeper.remove("composer.draft")
+        # Show what is kept: the question as stored, credentials masked.
+        article.querySelector(".question").textContent = asked.question
+        failed = False
+        if asked.streaming:
+            if self.lifecycle.started(True, asked.in_flight):  # stopped before it began
+                await self.client.call("stop")
+            turn, failed = await self._stream(article)
+        else:
+            self.lifecycle.started(False)
+            turn = asked.turn
+        self._draw(article, turn, failed)
+        if turn.status == "results":  # new content below: show where the turn starts
+            self.thread.scrollTop = article.offsetTop - self.thread.offsetTop - 8
+        await self.keeper.persist()
+
+    async def _stream(self, article):
+        """Draw the answer as it arrives; the finished turn, and whether the model failed."""
+        reasoning, reasoning_text, stable, tail, body = streaming_answer()
+        article.append(reasoning)
+        article.append(body)
+        article.setAttribute("aria-busy", "true")  # screen readers read the answer once, whole
+        self.controls(streaming=True)
+        try:
+            while True:
+                update = await self.client.call("pull")
+                started = window.performance.now()
+                follow = self._near_bottom()
+                if update.stable:
+                    stable.insertAdjacentHTML("beforeend", update.stable)  # sanitized
+                if update.tail is not None:
+                    tail.innerHTML = update.tail  # sanitized by the worker's one Cleaner
+                if update.reasoning:
+                    reasoning.hidden = False
+                    reasoning_text.append(update.reasoning)  # a text node: never markup
+                if follow:
+                    self.thread.scrollTop = self.thread.scrollHeight
+                # Devtools and bench/stream_bench.py see what each update costs the page.
+                window.performance.measure(
+                    "docs-panel:paint",
+                    to_js({"start": started, "end": window.performance.now()}),
+                )
+                if self.lifecycle.update(update.text):
+                    await self.keeper.persist(checkpoint=True)
+                if update.ended:
+                    outcome = self.lifecycle.end(failed=update.error is not None)
+                    finished = await self.client.call("finish", outcome=outcome)
+                    self.keeper.set_session(finished.session)
+                    return finished.turn, outcome == "failed"
+        finally:
+            article.removeAttribute("aria-busy")
+            self.controls(streaming=False)
+
+    def _draw(self, article, turn: "Turn", failed):
+        for old in article.querySelectorAll(".answer, .after, .sources-block"):
+            old.remove()
+        for element in answer_elements(turn, self.ask_again, failed):
+            article.append(element)
+
+    def ask_again(self, turn: "Turn"):
+        self.submit(turn.question, turn.scope, turn.quote)
+
+    def _near_bottom(self):
+        thread = self.thread
+        return thread.scrollHeight - thread.scrollTop - thread.clientHeight < 48

@@ -1,0 +1,100 @@
+"""The history list under the header (MicroPython): re-read from storage each time
+it opens, rows to reopen or delete a conversation, and a two-step "Delete all"::
+
+    history = HistoryList(container, button, panel)
+    await history.show()      # list "Conversations", newest activity first
+"""
+
+from shell.dom import clear, h, listen
+from shell.views import history_row, note
+
+
+class HistoryList:
+    def __init__(self, container, button, panel):
+        self.container = container
+        self.button = button
+        self.panel = panel  # the wiring: client, keeper, answering, drawing the thread
+
+    @property
+    def shown(self):
+        return not self.container.hidden
+
+    def toggle(self):
+        if self.shown:
+            self.hide()
+        else:
+            self.panel.spawn(self.show())
+
+    def hide(self):
+        self.container.hidden = True
+        self.button.setAttribute("aria-expanded", "false")
+
+    async def show(self):
+        panel = self.panel
+        listing = await panel.client.call("conversations", history=panel.keeper.get("history"))
+        clear(self.container)
+        if listing.rows:
+            items = h("ul", {"class": "conversations", "aria-label": "Conversations"})
+            for row in listing.rows:
+                when = panel.bridge.relativeTime(panel.language, row.when_value, row.when_unit)
+                items.append(
+                    history_row(row, row.id == listing.current, when, self._open, self._delete)
+                )
+            self.container.append(items)
+            self.container.append(self._delete_all_bar())
+        else:
+            self.container.append(note("No conversations yet."))
+        self.container.hidden = False
+        self.button.setAttribute("aria-expanded", "true")
+
+    def _open(self, conversation_id):
+        self.panel.spawn(self._open_conversation(conversation_id))
+
+    async def _open_conversation(self, conversation_id):
+        panel = self.panel
+        await panel.answering.settle()
+        opened = await panel.client.call(
+            "open_conversation", history=panel.keeper.get("history"), id=conversation_id
+        )
+        self.hide()
+        panel.show_conversation(opened.conversation)
+        panel.keeper.set_session(opened.session)
+        panel.input.focus()
+
+    def _delete(self, conversation_id):
+        self.panel.spawn(self._delete_conversation(conversation_id))
+
+    async def _delete_conversation(self, conversation_id):
+        panel = self.panel
+        await panel.answering.settle()
+        deleted = await panel.keeper.write("delete_conversation", id=conversation_id)
+        if deleted.on_screen:  # the worker let it go too; the panel empties
+            panel.show_conversation(None)
+        panel.keeper.set_session(deleted.session)
+        await self.show()
+
+    async def _delete_all(self):
+        panel = self.panel
+        await panel.answering.settle()
+        cleared = await panel.client.call("delete_all")
+        panel.keeper.remove("history")
+        panel.keeper.remove("feedback")
+        panel.show_conversation(None)
+        panel.keeper.set_session(cleared.session)
+        await self.show()
+
+    def _delete_all_bar(self):
+        arm = h("button", {"class": "text", "type": "button"}, "Delete all")
+        confirm = h("button", {"class": "text strong", "type": "button"}, "Confirm delete all")
+        cancel = h("button", {"class": "text", "type": "button"}, "Cancel")
+
+        def armed(on):
+            arm.hidden = on
+            confirm.hidden = cancel.hidden = not on
+            (cancel if on else arm).focus()
+
+        listen(arm, "click", lambda event: armed(True))
+        listen(cancel, "click", lambda event: armed(False))
+        listen(confirm, "click", lambda event: self.panel.spawn(self._delete_all()))
+        confirm.hidden = cancel.hidden = True
+        return h("div", {"class": "danger"}, arm, confirm, cancel)

@@ -1,0 +1,119 @@
+"""What this tab keeps, and when (MicroPython): the archive, the session, the draft.
+
+The worker decides every value; this module reads what is stored, hands it over
+and writes back what returns, under the cross-tab lock::
+
+    keeper = Keeper(bridge, client, lifecycle)
+    await keeper.write("save", checkpoint=False)       # read, merge in the worker, write
+    await keeper.write("delete_conversation", id="c1")
+
+It also writes the session on ``pagehide`` (synchronously: no round trip to the
+worker can finish then), answers other tabs' ``storage`` events and keeps the
+redacted draft.
+"""
+
+import asyncio
+
+import js
+from pyscript import window
+from pyscript.ffi import to_js
+
+from shell.storage import Store, locked
+
+DRAFT_DELAY_S = 0.4
+LOCAL_KEYS = ("history", "feedback")  # the rest live in sessionStorage
+
+
+class Keeper:
+    def __init__(self, bridge, client, lifecycle):
+        self.keys = bridge.keys
+        self.client = client
+        self.lifecycle = lifecycle
+        self.local = Store("localStorage")
+        self.tab = Store("sessionStorage")
+        self.record = False
+        self.keep_in_flight = False
+        self.session = None  # this tab's "conversation" value, from the worker
+        self._draft_task = None
+
+    def area(self, name):
+        return self.local if name in LOCAL_KEYS else self.tab
+
+    def get(self, name):
+        return self.area(name).get(self.keys[name])
+
+    def remove(self, name):
+        self.area(name).remove(self.keys[name])
+
+    def configure(self, started: "Reply[start]"):
+        self.record = started.record
+        self.keep_in_flight = started.keep_in_flight
+        if not self.record:  # "Record nothing" means nothing: forget what a visit kept.
+            for name in js.Object.keys(self.keys):
+                self.remove(name)
+
+    async def write(self, call, **args):
+        """Run ``call`` on the stored archive under the lock and store what it returns,
+        evicting on a full quota; the call's reply."""
+        replies = []
+
+        async def run(lock):
+            key = self.keys["history"]
+            reply = await self.client.call(call, history=self.local.get(key), **args)
+            replies.append(reply)
+            value = reply.value
+            while value is not None and not self.local.set(key, value):
+                value = (await self.client.call("evict", history=value)).value
+            if value is None and reply.value is not None:
+                window.console.warn("docs-panel: this conversation is too large to keep here")
+
+        # A User Timing entry per write: devtools and bench/run.py see what it costs.
+        started = window.performance.now()
+        await locked(self.keys["history"], run)
+        window.performance.measure(
+            "docs-panel:history-write", to_js({"start": started, "end": window.performance.now()})
+        )
+        return replies[0]
+
+    async def persist(self, checkpoint=False):
+        """Merge this tab's conversation into the archive (``checkpoint``: with the
+        answer streaming now, as a stopped turn)."""
+        if self.record:
+            await self.write("save", checkpoint=checkpoint)
+
+    def set_session(self, session):
+        self.session = session
+        if self.record:
+            self.tab.set(self.keys["conversation"], session)
+
+    def on_pagehide(self, panel_open):
+        # The next page of this tab finds "left" and carries on; a copy does not.
+        if self.record and self.session is not None:
+            value = self.lifecycle.leaving(self.session, panel_open, self.keep_in_flight)
+            self.tab.set(self.keys["conversation"], value)
+
+    def on_pageshow(self, event):
+        if event.persisted and self.session is not None:  # back from the page cache
+            self.set_session(self.session)
+
+    def on_storage(self, event, spawn):
+        if self.client.ready and event.key == self.keys["history"]:
+            spawn(self._rewrite_if_regressed(event.newValue))
+
+    async def _rewrite_if_regressed(self, value):
+        if (await self.client.call("check_regressed", history=value)).regressed:
+            await self.persist()
+
+    def draft_changed(self, text, spawn):
+        if self.client.ready and self.record:
+            if self._draft_task is not None:
+                self._draft_task.cancel()
+            self._draft_task = spawn(self._save_draft(text))
+
+    async def _save_draft(self, text):
+        await asyncio.sleep(DRAFT_DELAY_S)
+        if text.strip():
+            redacted = await self.client.call("redact", text=text)
+            self.tab.set(self.keys["composer.draft"], redacted.text)
+        else:
+            self.remove("composer.draft")

@@ -1,0 +1,302 @@
+"""The worker's side of each protocol call, for the one tab it serves (Pyodide).
+
+Each public method is one call of ``widget.core.protocol.CALLS``, takes its
+declared arguments and returns its declared reply fields; ``main.call`` checks
+both. The methods are the core's decisions plus the I/O only a worker can do
+(fetching the index, streaming answers); the shell does all storage I/O and
+passes stored strings in. Whether an answer is under way, stopping or how it
+ended is the shell's lifecycle (``widget.core.lifecycle``); the worker keeps only
+this tab's conversation and the stream it was told to start::
+
+    tab = await Tab.start(config_json, "en", index_url, page_url)
+    tab.ask("how do I retry a job", "", "")      # {"streaming": True, ...}
+    await tab.pull()                             # until "ended"
+    tab.finish("done")                           # the turn, kept in the conversation
+    tab.save(localStorage_value, False)          # {"value": the archive to write}
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, replace
+from urllib.parse import urljoin, urlsplit
+
+import js  # type: ignore[import-not-found]
+
+from widget.core.answers import Plan, chat_request, plan_answer
+from widget.core.config import Config, parse_config, resolve_language
+from widget.core.docs_index import DocsIndex, load_index
+from widget.core.errors import DocsIndexError, ProtocolError, StorageError
+from widget.core.history import (
+    Conversation,
+    Status,
+    Turn,
+    apply_bounds,
+    delete,
+    dump_archive,
+    evict_one_more,
+    listing,
+    load_archive,
+    regressed,
+    turn_record,
+    upsert,
+)
+from widget.core.lifecycle import CHECKPOINT_S
+from widget.core.redact import redact_text
+from widget.core.render import StreamingRenderer
+from widget.core.session import adopts, read_session, session_value, stopped_turn
+from widget.core.views import conversation_view, history_row, turn_view
+from widget.worker.streaming import AnswerStream
+
+Reply = dict[str, object]
+
+
+@dataclass
+class _Answer:
+    """The answer streaming now, and what it needs to become a turn."""
+
+    plan: Plan
+    asked_at: int
+    stream: AnswerStream
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+async def _fetch_json(url: str) -> object:
+    response = await js.fetch(url)
+    if not response.ok:
+        raise DocsIndexError(f"could not load {url}: HTTP {response.status}; rebuild with build.py")
+    return json.loads(await response.text())
+
+
+class Tab:
+    """This tab's config, index and conversation, and the answer streaming in it."""
+
+    def __init__(self, config: Config, index: DocsIndex, page_url: str) -> None:
+        page = urlsplit(page_url)
+        self.config = config
+        self.index = index
+        self.origin = f"{page.scheme}://{page.netloc}"
+        self.endpoint = urljoin(page_url, config.endpoint)
+        self.conversation: Conversation | None = None
+        self.answer: _Answer | None = None
+
+    @staticmethod
+    async def start(
+        config: str, html_lang: str, index_url: str, page_url: str
+    ) -> tuple[Tab, Reply]:
+        """Validate the page's config and load the docs index."""
+        parsed = parse_config(json.loads(config))
+        tab = Tab(parsed.config, load_index(await _fetch_json(index_url)), page_url)
+        return tab, {
+            "errors": list(parsed.errors),
+            "record": parsed.config.history.enabled,
+            "keep_in_flight": tab.keeps_in_flight,
+            "language": resolve_language(parsed.config.language, html_lang),
+            "scopes": [{"id": s.id, "label": s.label} for s in parsed.config.scopes],
+        }
+
+    @property
+    def keeps_in_flight(self) -> bool:
+        """Whether an answer still streaming is stored (checkpoints, pagehide, restore)."""
+        history = self.config.history
+        return history.enabled and history.save_on_unload
+
+    def _session(self) -> str:
+        return json.dumps(session_value(self.conversation.id if self.conversation else None))
+
+    def _view(self, conversation: Conversation | None) -> object:
+        return conversation_view(conversation, self.index, self.origin)
+
+    def restore(self, history: str | None, session: str | None) -> Reply:
+        """At start-up: the conversation this tab goes on with, if it is its own."""
+        loaded = load_archive(history)
+        left = read_session(session)
+        wanted = left.conversation_id if adopts(left) else None
+        self.conversation = loaded.archive.find(wanted) if wanted else None
+        # The answer that was streaming when the page left comes back stopped.
+        persist = False
+        if wanted and left.in_flight is not None and self.keeps_in_flight:
+            turn = stopped_turn(left.in_flight)
+            current = self.conversation or Conversation(wanted, (), self.index.version)
+            kept = next((t for t in current.turns if t.key == turn.key), None)
+            if kept is None or kept.status == "stopped":  # never undo a finished answer
+                self.conversation = current.with_turn(turn)
+                persist = True
+        return {
+            "adopted": adopts(left),
+            "conversation": self._view(self.conversation),
+            "session": self._session(),
+            # An older schema or skipped garbage: store the archive in today's form.
+            "rewrite": loaded.needs_rewrite,
+            "persist": persist,
+        }
+
+    def normalize(self, history: str | None) -> Reply:
+        """The archive in the current schema, to write back; null when it is fine as it is."""
+        loaded = load_archive(history)
+        if not loaded.needs_rewrite:
+            return {"value": None}
+        bounds = self.config.history
+        archive = apply_bounds(
+            loaded.archive, max_conversations=bounds.max, max_bytes=bounds.max_bytes
+        )
+        return {"value": dump_archive(archive)}
+
+    def redact(self, text: str) -> Reply:
+        """The text with credentials masked, as it may be stored (drafts)."""
+        return {"text": redact_text(text)}
+
+    def ask(self, question: str, scope: str, quote: str) -> Reply:
+        """Plan the answer: a results turn at once, or a model answer to ``pull``."""
+        if self.answer is not None:
+            raise ProtocolError("ask while an answer streams: the shell finishes it first")
+        asked_at = _now()
+        plan = plan_answer(
+            self.index,
+            self.config,
+            redact_text(question),
+            scope_id=scope or None,
+            quote=redact_text(quote),
+            previous=self.conversation,
+        )
+        if self.conversation is None:
+            self.conversation = self._new_conversation()
+        if not (self.config.chat and plan.gate_open):
+            turn = plan.results_turn(asked_at=asked_at, finished_at=_now())
+            self._keep(turn)
+            return self._asked(plan, turn_view(turn, self.index, self.origin), None)
+        body = chat_request(plan, self.config, self.conversation)
+        renderer = StreamingRenderer(
+            site_origin=self.origin, page_exists=self.index.has_page, cite=plan.cite
+        )
+        self.answer = _Answer(plan, asked_at, AnswerStream(self.endpoint, body, renderer))
+        in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
+        return self._asked(plan, None, in_flight)
+
+    def _asked(self, plan: Plan, turn: object, in_flight: str | None) -> Reply:
+        return {
+            "streaming": turn is None,
+            "question": plan.question,
+            "turn": turn,
+            "in_flight": in_flight,
+            "session": self._session(),
+        }
+
+    def _streaming(self) -> _Answer:
+        if self.answer is None:
+            raise ProtocolError("no answer is streaming: the shell must ask() first")
+        return self.answer
+
+    async def pull(self) -> Reply:
+        """What the streaming answer added since the last pull (waits for news a while)."""
+        update = await self._streaming().stream.pull(CHECKPOINT_S)
+        return {
+            "stable": update.stable,
+            "tail": update.tail,
+            "reasoning": update.reasoning,
+            "text": update.text,
+            "ended": update.ended,
+            "error": str(update.error) if update.error else None,
+        }
+
+    def stop(self) -> Reply:
+        """Abort the request; the answer keeps what arrived."""
+        if self.answer is not None:
+            self.answer.stream.stop()
+        return {}
+
+    def finish(self, outcome: str) -> Reply:
+        """The ended answer as a turn of ``outcome``: "done", "stopped" or "failed"."""
+        answer = self._streaming()
+        self.answer = None
+        if outcome == "failed":  # the model failed mid-answer: the reader gets the sections
+            js.console.warn(
+                f"docs-panel: answering with search results instead: {answer.stream.error}"
+            )
+            turn = answer.plan.results_turn(asked_at=answer.asked_at, finished_at=_now())
+        elif outcome in ("done", "stopped"):
+            turn = self._answer_turn(answer, "done" if outcome == "done" else "stopped")
+        else:
+            raise ProtocolError(f"finish: unknown outcome {outcome!r}")
+        self._keep(turn)
+        return {"turn": turn_view(turn, self.index, self.origin), "session": self._session()}
+
+    def _answer_turn(self, answer: _Answer, status: Status) -> Turn:
+        text = "".join(answer.stream.answer)
+        return answer.plan.answer_turn(text, status, asked_at=answer.asked_at, finished_at=_now())
+
+    def _new_conversation(self) -> Conversation:
+        return Conversation(id=secrets.token_hex(8), turns=(), index_version=self.index.version)
+
+    def _keep(self, turn: Turn) -> None:
+        """Add ``turn`` to this tab's conversation (or replace its checkpointed copy)."""
+        current = self.conversation or self._new_conversation()
+        self.conversation = replace(current.with_turn(turn), index_version=self.index.version)
+
+    def save(self, history: str | None, checkpoint: bool) -> Reply:
+        """The archive with this tab's conversation merged in, bounds applied (null: no
+        write). ``checkpoint``: the answer streaming now goes in as a stopped turn first."""
+        if checkpoint and self.answer is not None and self.keeps_in_flight:
+            self._keep(self._answer_turn(self.answer, "stopped"))
+        if self.conversation is None or not self.config.history.enabled:
+            return {"value": None}
+        bounds = self.config.history
+        try:
+            value = upsert(
+                history,
+                self.conversation,
+                max_conversations=bounds.max,
+                max_bytes=bounds.max_bytes,
+            ).value
+        except StorageError as err:  # a newer version's archive: never overwrite it
+            js.console.warn(f"docs-panel: {err}")
+            value = None
+        return {"value": value}
+
+    def evict(self, history: str) -> Reply:
+        """A smaller archive after a full quota; null when only this turn is left."""
+        return {"value": evict_one_more(history)}
+
+    def conversations(self, history: str | None) -> Reply:
+        """The history list: newest activity first, with when its last question was asked."""
+        now = _now()
+        rows = [history_row(row, now=now) for row in listing(load_archive(history).archive)]
+        return {"rows": rows, "current": self.conversation.id if self.conversation else None}
+
+    def open_conversation(self, history: str | None, id: str) -> Reply:
+        """Switch this tab to a stored conversation; the reader carries on in it."""
+        found = load_archive(history).archive.find(id)
+        if found is not None:
+            self.conversation = found
+        return {"conversation": self._view(found), "session": self._session()}
+
+    def new_chat(self) -> Reply:
+        """Start afresh; the old conversation stays in the archive."""
+        self.conversation = None
+        return {"session": self._session()}
+
+    def delete_conversation(self, history: str | None, id: str) -> Reply:
+        """The archive without that conversation; the one on screen is let go."""
+        on_screen = self.conversation is not None and self.conversation.id == id
+        if on_screen:
+            self.conversation = None
+        try:
+            value = delete(history, id)
+        except StorageError as err:
+            js.console.warn(f"docs-panel: {err}")
+            value = None
+        return {"value": value, "on_screen": on_screen, "session": self._session()}
+
+    def delete_all(self) -> Reply:
+        """Forget everything: the shell removes the archive and the feedback log."""
+        return self.new_chat()
+
+    def check_regressed(self, history: str | None) -> Reply:
+        """Whether another tab's write lost this tab's newest turn (then write again)."""
+        mine = self.conversation
+        return {"regressed": mine is not None and regressed(mine, history)}
