@@ -1,238 +1,217 @@
-"""Benchmarks for the closing notes: sizes, load timings, index build figures.
+"""Load benchmark (issue 9): how long a reader waits, and what it costs the page.
 
-    python3 bench/run.py                 # everything (about two minutes)
-    python3 bench/run.py --runs 5        # more browser runs per figure
+    python3 bench/run.py                                  # the whole matrix, 3 runs (~25 min)
+    python3 bench/run.py --sites demo --networks loopback --hosts gzip --runs 5
+    python3 bench/run.py --out bench/out/before.json      # keep a "before"
+    python3 bench/run.py --compare bench/out/before.json  # before → after, side by side
+    python3 bench/run.py --hover-ms 300                   # rest on the launcher first (intent)
+    python3 bench/run.py --preload idle                   # the runtimes load once the page is idle
 
-Figures are medians over the runs. "cold" is a fresh browser profile (empty
-HTTP cache); "warm" opens the page in a new tab of the same profile, so
-content-hashed files come from the cache. Bytes are counted by the server as sent on the wire.
-Nothing here asserts: numbers are reported, not tested.
+For each site (the demo; the whole Python docs), host (one that gzips, one that
+sends files as they are), network (loopback; Chrome's "Fast 4G") and visit
+(cold: a fresh browser profile; warm: a new tab of the same profile, so the
+HTTP cache is warm and nothing is restored), a reader loads the page, clicks
+the launcher, asks at once and reads the answer from the demo endpoint. The
+table gives the median (min-max) over the runs of: click → usable composer,
+click → first answer text, bytes on the wire for the whole visit (the
+worker's requests included), the longest main-thread task and the total
+blocking time from page load to the end of the answer. Then the boot
+breakdown of the median cold run on each network (``bench.breakdown``), the
+sizes, and history-write p50/p95 beside a plain-JS baseline.
+
+Everything is written to ``bench/out/latest.json`` (or ``--out``). Nothing
+here asserts: figures are reported, not tested. Other work on the machine makes
+them noisy; the min-max columns show how much.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gzip
+import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-from builder.cli import build, build_demo  # noqa: E402
-from builder.serve import StaticHandler, make_server  # noqa: E402
+from bench.breakdown import format_phases, phases  # noqa: E402
+from bench.history_write import history_write_figures  # noqa: E402
+from bench.hosts import PYTHON_DOCS, Host, Site, build_site  # noqa: E402
+from bench.visit import NETWORKS, PRELOAD, PROBE, visit  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from widget.core.history import Archive, Conversation, ResultItem, Turn, dump_archive  # noqa: E402
 
-PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
-QUESTION = "How do I retry a job that failed?"
-
-# Long tasks on the main thread, recorded from the first byte of the page on.
-LONGTASKS = """
-window.__longtasks = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) window.__longtasks.push(entry.duration);
-}).observe({ type: "longtask", buffered: true });
-"""
-
-
-class CountingHandler(StaticHandler):
-    """Counts the body bytes the server sends (304s and cache hits send none)."""
-
-    sent = 0
-
-    def send_header(self, keyword: str, value: str) -> None:
-        if keyword == "Content-Length":
-            CountingHandler.sent += int(value)
-        super().send_header(keyword, value)
+OUT = ROOT / "bench" / "out"
+HOSTS = {"gzip": True, "plain": False}
+# (JSON key, column title, format of one value)
+COLUMNS = (
+    ("composer_s", "composer s", "{:.2f}"),
+    ("answer_s", "1st answer s", "{:.2f}"),
+    ("wire_kib", "wire KiB", "{:.0f}"),
+    ("longest_task_ms", "longest ms", "{:.0f}"),
+    ("tbt_ms", "TBT ms", "{:.0f}"),
+)
 
 
-def serve(root: Path) -> str:
-    handler = type("Handler", (CountingHandler,), {"root": root.resolve()})
-    server = make_server(root, port=0)
-    server.RequestHandlerClass = handler
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}/"
+def summary(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def one_visit(page: Page, url: str) -> dict[str, float]:
-    """Load, open the panel, ask at once; time the panel and the first answer."""
-    CountingHandler.sent = 0
-    page.goto(url)
-    page.get_by_role("button", name="Ask the docs").wait_for()
-    page.wait_for_load_state("networkidle")
-    page_bytes = CountingHandler.sent
-    start = time.perf_counter()
-    page.get_by_role("button", name="Ask the docs").click()
-    box = page.get_by_role("textbox", name="Ask a question")
-    box.wait_for()
-    panel = time.perf_counter() - start
-    box.fill(QUESTION)
-    box.press("Enter")
-    page.get_by_role("list", name="Search results").wait_for(timeout=120_000)
-    answer = time.perf_counter() - start
-    longest = page.evaluate("Math.max(0, ...window.__longtasks)")
-    return {
-        "panel_s": panel,
-        "answer_s": answer,
-        "longest_task_ms": float(longest),
-        "page_kib": page_bytes / 1024,
-        "panel_kib": (CountingHandler.sent - page_bytes) / 1024,
-    }
+def run_matrix(browser: Browser, site: Site, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every host and network for ``site``, ``args.runs`` cold + warm visits each."""
+    rows = []
+    for host_name in args.hosts:
+        with Host(site, compress=HOSTS[host_name]) as host:
+            for network_name in args.networks:
+                runs: dict[str, list[dict[str, Any]]] = {"cold": [], "warm": []}
+                for _ in range(args.runs):
+                    context = browser.new_context()
+                    context.add_init_script(PROBE)
+                    if args.preload:
+                        context.add_init_script(f"({PRELOAD})({json.dumps(args.preload)})")
+                    for kind in runs:  # cold first: a fresh profile; then a new tab of it
+                        runs[kind].append(
+                            visit(
+                                context, host, NETWORKS[network_name], site.question, args.hover_ms
+                            )
+                        )
+                    context.close()
+                for kind, visits in runs.items():
+                    row = {"site": site.name, "host": host_name, "network": network_name}
+                    row |= {"visit": kind, "runs": visits}
+                    row["figures"] = {
+                        key: summary([v["figures"][key] for v in visits])
+                        for key in visits[0]["figures"]
+                    }
+                    rows.append(row)
+                    print(format_row(row, None), flush=True)
+    return rows
 
 
-def browser_figures(browser: Browser, url: str, runs: int) -> dict[str, dict[str, float]]:
-    cold: list[dict[str, float]] = []
-    warm: list[dict[str, float]] = []
-    for _ in range(runs):
-        context = browser.new_context()
-        context.add_init_script(LONGTASKS)
-        cold.append(one_visit(context.new_page(), url))
-        # A new tab in the same profile: the HTTP cache is warm, nothing to restore.
-        warm.append(one_visit(context.new_page(), url))
-        context.close()
-    return {
-        name: {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-        for name, rows in (("cold", cold), ("warm", warm))
-    }
+def _key(row: dict[str, Any]) -> tuple[str, str, str, str]:
+    return (row["site"], row["host"], row["network"], row["visit"])
 
 
-def full_archive(conversations: int = 20, ceiling: int = 1_048_576) -> str:
-    """``conversations`` conversations of five search-result turns, just under ``ceiling``."""
-    per_turn = ceiling // 2 // conversations // 5 - 400  # UTF-16: two bytes a character
-
-    def turn(n: int, t: int) -> Turn:
-        item = ResultItem("/guides/retries.html#jitter", "Jitter", "x" * per_turn)
-        return Turn(
-            question=f"question {n}.{t}",
-            answer="",
-            status="results",
-            asked_at=1_000 * n + t,
-            finished_at=1_000 * n + t,
-            results=(item,),
+def format_row(row: dict[str, Any], before: dict[str, Any] | None) -> str:
+    cells = [f"{row['site']:<7}{row['host']:<6}{row['network']:<9}{row['visit']:<5}"]
+    for key, _, fmt in COLUMNS:
+        now = row["figures"][key]
+        cell = (fmt + " ({}-{})").format(
+            now["median"], fmt.format(now["min"]), fmt.format(now["max"])
         )
+        if before is not None:
+            cell = fmt.format(before["figures"][key]["median"]) + " → " + fmt.format(now["median"])
+        cells.append(f"{cell:>22}")
+    return " ".join(cells)
 
-    archive = Archive(
-        tuple(
-            Conversation(id=f"c{n}", turns=tuple(turn(n, t) for t in range(5)), index_version="v")
-            for n in range(conversations)
-        )
+
+def table(rows: list[dict[str, Any]], before: list[dict[str, Any]] | None) -> str:
+    old = {_key(r): r for r in before or []}
+    head = f"{'site   host  network  visit':<27}" + "".join(
+        f" {title:>22}" for _, title, _ in COLUMNS
     )
-    return dump_archive(archive)
+    note = "medians (min-max)" if before is None else "before → after (medians)"
+    lines = [f"{head}   {note}"]
+    lines += [format_row(r, old.get(_key(r)) if before is not None else None) for r in rows]
+    return "\n".join(lines)
 
 
-# The same read-merge-write in plain JavaScript (no bounds, no validation): the
-# baseline for the Python path.
-NATIVE_WRITE = """(turn) => {
-  const t0 = performance.now();
-  const archive = JSON.parse(localStorage.getItem('docs-panel.history'));
-  const mine = archive.conversations.shift();
-  mine.turns.push(turn);
-  archive.conversations.unshift(mine);
-  localStorage.setItem('docs-panel.history', JSON.stringify(archive));
-  return performance.now() - t0;
-}"""
+def median_run(row: dict[str, Any]) -> dict[str, Any]:
+    ordered = sorted(row["runs"], key=lambda v: v["figures"]["answer_s"])
+    return ordered[len(ordered) // 2]
 
 
-def history_write_figures(browser: Browser, url: str, writes: int) -> dict[str, float]:
-    """p50/p95 of a history write inside the page, at a full archive, and a JS baseline."""
-    page = browser.new_page()
-    page.goto(url)
-    page.evaluate("v => localStorage.setItem('docs-panel.history', v)", full_archive())
-    page.get_by_role("button", name="Ask the docs").click()
-    box = page.get_by_role("textbox", name="Ask a question")
-    for n in range(writes):
-        box.fill(f"retry a failed job {n}")
-        box.press("Enter")
-        page.wait_for_function(
-            f"performance.getEntriesByName('docs-panel:history-write').length > {n}",
-            timeout=120_000,
-        )
-    panel = page.evaluate(
-        "performance.getEntriesByName('docs-panel:history-write').map(e => e.duration)"
-    )
-    stored = page.evaluate("localStorage.getItem('docs-panel.history').length * 2")
-    # The baseline appends the same kind of turn the panel just wrote.
-    turn = page.evaluate(
-        "JSON.parse(localStorage.getItem('docs-panel.history')).conversations[0].turns.at(-1)"
-    )
-    native = [page.evaluate(NATIVE_WRITE, turn) for _ in range(writes)]
-    page.close()
-
-    def p(values: list[float], q: float) -> float:
-        ordered = sorted(values)
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-    return {
-        "p50": p(panel, 0.5),
-        "p95": p(panel, 0.95),
-        "js_p50": p(native, 0.5),
-        "js_p95": p(native, 0.95),
-        "archive_kib": stored / 1024,
-    }
-
-
-def size_figures(out: Path) -> dict[str, float]:
-    files = [p for p in out.rglob("*") if p.is_file() and p.suffix != ".gz"]
-    embed = (out / "embed.js").read_bytes()
+def bundle_sizes(site: Site) -> dict[str, float]:
+    panel = site.root / "docs-panel"
+    files = [p for p in panel.rglob("*") if p.is_file() and p.suffix != ".gz"]
+    index = [p for p in files if p.name.startswith("index.")]
     return {
         "bundle_mib": sum(p.stat().st_size for p in files) / 2**20,
-        "embed_js_gzip_kib": len(gzip.compress(embed, 9)) / 1024,
+        "index_kib": sum(p.stat().st_size for p in index) / 1024,
+        "embed_js_gzip_kib": len(gzip.compress((panel / "embed.js").read_bytes(), 9)) / 1024,
     }
-
-
-def index_figures(site: Path, out: Path) -> str:
-    report = build(site, out)
-    index = next(out.glob("index.*.json"))
-    gz = index.with_name(index.name + ".gz")
-    return (
-        f"{report.pages} pages, {report.sections} sections, build {report.seconds:.1f} s, "
-        f"index {index.stat().st_size / 2**20:.2f} MiB"
-        + (f" ({gz.stat().st_size / 2**20:.2f} MiB gzipped)" if gz.exists() else "")
-    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--sites", nargs="+", default=["demo", "pydocs"], choices=["demo", "pydocs"]
+    )
+    parser.add_argument("--hosts", nargs="+", default=list(HOSTS), choices=list(HOSTS))
+    parser.add_argument("--networks", nargs="+", default=list(NETWORKS), choices=list(NETWORKS))
+    parser.add_argument("--hover-ms", type=int, default=0, help="rest on the launcher first")
+    parser.add_argument(
+        "--preload", choices=["intent", "idle", "none"], help="override the sites' preload key"
+    )
+    parser.add_argument("--no-history", action="store_true", help="skip the history-write figures")
+    parser.add_argument("--out", type=Path, default=OUT / "latest.json")
+    parser.add_argument("--compare", type=Path, help="a JSON file of an earlier run")
     args = parser.parse_args()
+    if "pydocs" in args.sites and not PYTHON_DOCS.is_dir():
+        parser.error(f"--sites pydocs needs {PYTHON_DOCS} (apt-get install python3.11-doc)")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        demo = Path(tmp) / "demo"
-        demo_report = build_demo(demo)
-        print(f"demo index: {index_figures(demo, Path(tmp) / 'demo-panel')}")
-        if PYTHON_DOCS.is_dir():
-            print(f"Python docs index: {index_figures(PYTHON_DOCS, Path(tmp) / 'pydocs-panel')}")
-        sizes = size_figures(demo_report.out)
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    result: dict[str, Any] = {
+        "meta": {
+            "commit": commit,
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "runs": args.runs,
+            "hover_ms": args.hover_ms,
+            "preload": args.preload,
+            "load_average": os.getloadavg(),
+        },
+        "sites": {},
+        "rows": [],
+    }
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name in args.sites:
+            site = build_site(name, Path(tmp))
+            result["sites"][name] = {"pages": site.pages, "sections": site.sections}
+            result["sites"][name] |= bundle_sizes(site)
+            print(f"{name}: {site.pages} pages, {site.sections} sections", flush=True)
+            result["rows"] += run_matrix(browser, site, args)
+            if name == "demo" and not args.no_history:
+                with Host(site, compress=True) as host:
+                    base = host.url.rsplit("/", 1)[0] + "/"
+                    result["history_write"] = history_write_figures(browser, site.root, base, 20)
+        browser.close()
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    before = json.loads(args.compare.read_text()) if args.compare else None
+    print()
+    print(table(result["rows"], before["rows"] if before else None))
+    for row in result["rows"]:
+        if row["visit"] == "cold" and row["host"] == args.hosts[0]:
+            run = median_run(row)
+            title = f"\nboot breakdown: {row['site']}, {row['network']}, {row['host']} host, cold"
+            print(format_phases(title, phases(run["timeline"], run["figures"])))
+    for name, sizes in result["sites"].items():
         print(
-            f"bundle: {sizes['bundle_mib']:.1f} MiB raw; "
+            f"\n{name}: bundle {sizes['bundle_mib']:.1f} MiB raw, "
+            f"index {sizes['index_kib']:.0f} KiB; "
             f"embed.js {sizes['embed_js_gzip_kib']:.2f} KiB gzipped"
         )
-
-        url = serve(demo)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            figures = browser_figures(browser, url, args.runs)
-            writes = history_write_figures(browser, url, writes=20)
-            browser.close()
-    print(
-        f"history write at a full archive ({writes['archive_kib']:.0f} KiB stored): "
-        f"p50 {writes['p50']:.0f} ms, p95 {writes['p95']:.0f} ms in the panel "
-        f"(read, merge in the worker, write); plain-JS baseline p50 {writes['js_p50']:.1f} ms, "
-        f"p95 {writes['js_p95']:.1f} ms"
-    )
-    for name, row in figures.items():
+    writes = result.get("history_write")
+    if writes:
         print(
-            f"{name}: click→panel {row['panel_s'] * 1000:.0f} ms, click→first answer "
-            f"{row['answer_s']:.2f} s, longest main-thread task {row['longest_task_ms']:.0f} ms, "
-            f"page load {row['page_kib']:.1f} KiB, opening {row['panel_kib']:.0f} KiB on the wire"
+            f"history write at a full archive ({writes['archive_kib']:.0f} KiB stored): "
+            f"p50 {writes['p50']:.0f} ms, p95 {writes['p95']:.0f} ms in the panel; "
+            f"plain-JS baseline p50 {writes['js_p50']:.1f} ms, p95 {writes['js_p95']:.1f} ms"
         )
+    print(f"\nwritten to {args.out}")
 
 
 if __name__ == "__main__":

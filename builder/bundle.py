@@ -6,6 +6,13 @@ panel's Python as zips, the CSS and the docs index. Every other file carries a
 content hash in its name, so it can be cached forever; compressible files get a
 ``.gz`` twin that ``build.py serve`` (or any static server) can send as is.
 
+The worker's side is cut to what it runs: its interpreter module is
+``pyodide-loader.mjs``, which loads Pyodide's wasm and JS glue from their
+``.gz`` twins whatever the host (only the twins are shipped), a standard
+library trimmed to the modules the worker imports, and no package lock; the
+worker's Python and that library come as bytecode for the bundled Pyodide
+(:mod:`builder.pyodide_bytecode`).
+
     >>> files = bundle_files(index_payload={"format": 1, "version": "v", "sections": []})
     >>> "embed.js" in files
     True
@@ -24,6 +31,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 
@@ -48,20 +56,16 @@ PYSCRIPT_DYNAMIC_CHUNKS = (
     "zip",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
+# Loaded by the panel's loader: pyodide.mjs as it is, the rest only as gzip twins.
+PYODIDE_FILES = ("pyodide.mjs",)
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
-COMPRESSIBLE = (".js", ".mjs", ".wasm", ".json", ".css", ".py")
+COMPRESSIBLE = (".js", ".mjs", ".wasm", ".json", ".css", ".py", ".zip")
 MIN_GZIP_SIZE = 1024
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
+LOADER_MARK = "__DOCS_PANEL_LOADER__"
 
 _STATIC_IMPORT = re.compile(r'from\s*"\./([\w.-]+\.js)"')
 _DYNAMIC_IMPORT = re.compile(r'import\("\./([\w.-]+\.js)"\)')
@@ -100,15 +104,19 @@ def pyscript_chunks(dist: Path = PYSCRIPT_DIST) -> list[str]:
     return sorted(wanted)
 
 
-def deterministic_zip(files: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on names and contents (fixed dates, sorted)."""
+def deterministic_zip(files: Iterable[tuple[str, bytes]], *, deflate: bool = True) -> bytes:
+    """A zip whose bytes depend only on names and contents (fixed dates, sorted).
+
+    ``deflate=False`` stores the files as they are, for a zip that travels as a
+    gzip twin: one gzip stream compresses across files, and reading is a copy.
+    """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in sorted(files):
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9)
+            archive.writestr(info, data, compresslevel=9 if deflate else None)
     return buffer.getvalue()
 
 
@@ -128,13 +136,13 @@ def _dependency_files() -> Iterable[tuple[str, bytes]]:
         yield from _python_files(Path(next(iter(spec.submodule_search_locations))), name)
 
 
-def worker_zip() -> bytes:
+def worker_sources() -> list[tuple[str, bytes]]:
     """The worker's Python: ``widget.core``, ``widget.worker`` and their dependencies."""
     files = [("widget/__init__.py", b"")]
     files += _python_files(WIDGET / "core", "widget/core")
     files += _python_files(WIDGET / "worker", "widget/worker")
     files += _dependency_files()
-    return deterministic_zip(files)
+    return files
 
 
 SHARED_CORE = ("errors.py", "lifecycle.py", "protocol.py")
@@ -173,21 +181,59 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         out[path] = data
         return path
 
+    # Files the loader answers from gzip twins, by the name they are asked for.
+    twins: dict[str, tuple[str, str]] = {}
+
+    def twin(name: str, data: bytes, content_type: str, *, keep: bool) -> str:
+        out[name + ".gz"] = _gzip(data)
+        if keep:
+            out[name] = data
+        twins[name] = (name + ".gz", content_type)
+        return name
+
+    wasm = (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
+    chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
+    compiled = compile_worker(
+        worker_sources(),
+        pyscript_modules(p.read_text(encoding="utf-8") for p in chunks),
+        PYODIDE_DIR,
+    )
+    stdlib = deterministic_zip(compiled.stdlib.items(), deflate=False)
+    stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
+    worker = deterministic_zip(compiled.worker.items(), deflate=False)
+    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=True)
     index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    index_name = hashed_name("index.json", index.encode("utf-8"))
+    twin(index_name, index.encode("utf-8"), "application/json", keep=True)
+    asm = (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
+    out[f"{pyodide}/pyodide.asm.mjs.gz"] = _gzip(asm)
+    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
+    loader = {
+        "pyodide": f"{pyodide}/pyodide.mjs",
+        "asm": f"{pyodide}/pyodide.asm.mjs.gz",
+        "stdlib": stdlib_name,
+        "twins": twins,
+        "lockInfo": lock["info"],
+    }
     manifest = {
         "pyscript": f"{pyscript}/core.js",
         "micropython": f"{micropython}/micropython.mjs",
-        "pyodide": f"{pyodide}/pyodide.mjs",
+        # The worker's interpreter module: Pyodide, through the panel's loader.
+        "pyodide": hashed("pyodide-loader.mjs", _filled("pyodide-loader.mjs", LOADER_MARK, loader)),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellZip": hashed("shell.zip", shell_zip()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
-        "workerZip": hashed("worker.zip", worker_zip()),
+        "workerZip": worker_name,
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
-        "index": hashed("index.json", index.encode("utf-8")),
+        "index": index_name,
     }
-    template = (WIDGET / "assets" / "embed.js").read_text(encoding="utf-8")
-    if MANIFEST_MARK not in template:
-        raise ConfigError(f"widget/assets/embed.js lost its {MANIFEST_MARK} placeholder")
+    # Fetched by embed.js as the shell starts, so the worker finds them in the cache:
+    # the wasm in one lane, the rest in a second lane in the order the worker asks.
+    wasm_twin = twins[f"{pyodide}/pyodide.asm.wasm"][0]
+    worker_files = ["worker", "pyodide"]
+    lane = [manifest[key] for key in worker_files] + [f"{pyodide}/pyodide.mjs", str(loader["asm"])]
+    lane += [twins[stdlib_name][0], twins[worker_name][0], twins[index_name][0]]
     # The loader needs the storage keys and the shortcut before the worker exists (to
     # see a conversation to restore, to open on the key), judged as the config does.
     storage = {
@@ -196,21 +242,37 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "names": list(STORAGE_NAMES),
     }
     shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
-    manifest_json = json.dumps(
-        {"files": manifest, "storage": storage, "shortcut": shortcut},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    out["embed.js"] = template.replace(MANIFEST_MARK, manifest_json).encode("utf-8")
+    embedded = {
+        "files": manifest,
+        "storage": storage,
+        "shortcut": shortcut,
+        "prefetch": [[wasm_twin], lane],
+    }
+    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     return out
+
+
+def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:
+    """``widget/assets/<asset>`` with ``values`` as a JSON object in place of ``mark``."""
+    template = (WIDGET / "assets" / asset).read_text(encoding="utf-8")
+    if mark not in template:
+        raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
+    filled = template.replace(mark, json.dumps(values, sort_keys=True, separators=(",", ":")))
+    return filled.encode("utf-8")
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=9, mtime=0)
 
 
 def with_gzip_twins(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """Add ``name.gz`` beside each compressible file where gzip actually saves bytes."""
     out = dict(files)
     for name, data in files.items():
+        if name + ".gz" in files:  # made already, for the loader
+            continue
         if name.endswith(COMPRESSIBLE) and len(data) >= MIN_GZIP_SIZE:
-            packed = gzip.compress(data, compresslevel=9, mtime=0)
+            packed = _gzip(data)
             if len(packed) < len(data) * 0.9:
                 out[name + ".gz"] = packed
     return out

@@ -4,6 +4,7 @@
     python build.py --site docs/ --out public/docs-panel --base /
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
+    python build.py serve --plain                    # a host that compresses nothing
 
 ``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
 demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
@@ -107,10 +108,21 @@ def build_demo(
     return build(dest)
 
 
-def serve(host: str, port: int, endpoint: str | None = None, model: str | None = None) -> None:
-    """Build the demo and serve it; answers come from ``endpoint`` or the demo endpoint."""
+def serve(
+    host: str,
+    port: int,
+    endpoint: str | None = None,
+    model: str | None = None,
+    *,
+    compress: bool = True,
+) -> None:
+    """Build the demo and serve it; answers come from ``endpoint`` or the demo endpoint.
+
+    ``compress=False`` plays a host that sends files as they are (no gzip).
+    """
     print(build_demo(endpoint=endpoint or CHAT_PATH, model=model).summary())
-    server = make_server(DEMO_BUILD, host=host, port=port, chat=None if endpoint else demo_reply)
+    chat = None if endpoint else demo_reply
+    server = make_server(DEMO_BUILD, host=host, port=port, chat=chat, compress=compress)
     answers = f"answers from {endpoint}" if endpoint else "demo answers (no model)"
     print(
         f"Serving the demo docs with the panel on http://{host}:{server.server_port}/"
@@ -138,12 +150,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(default: the demo endpoint, extracts from the docs, no model)",
     )
     parser.add_argument("--model", help="serve: the model name to send with --endpoint")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="serve: send files as they are, like a host that compresses nothing",
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "serve":
             if args.endpoint and not args.endpoint.startswith(("http://", "https://")):
                 raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")
-            serve(args.host, args.port, args.endpoint, args.model)
+            serve(args.host, args.port, args.endpoint, args.model, compress=not args.plain)
             return 0
         if args.site is None:
             parser.error("--site DIR is required (or use `serve` for the demo)")

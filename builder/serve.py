@@ -6,6 +6,9 @@ on-the-fly gzip for pages, ``immutable`` caching for content-hashed and
 versioned files and revalidation (ETag) for the rest::
 
     server = make_server(Path("site_demo/_build"), port=0)
+
+``compress=False`` plays a host that sends every file as it is (no twins, no
+gzip), the case the panel's own decompression covers.
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
 Given a ``chat`` handler, it also answers ``POST /api/chat`` the way a model
@@ -41,8 +44,8 @@ MIME_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
-# runtime/pyodide-314.0.8/... and name.0123456789.ext never change under the same URL.
-_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}\.\w+$")
+# runtime/pyodide-314.0.8/... and name.0123456789.ext(.gz) never change under the same URL.
+_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}(?:\.\w+)+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 CHAT_PATH = "/api/chat"
 
@@ -67,6 +70,7 @@ ChatHandler = Callable[[bytes], ChatReply]
 class StaticHandler(BaseHTTPRequestHandler):
     root: Path
     chat: ChatHandler | None = None
+    compress = True
     quiet = True
     server_version = "docs-panel"
     # 1.1 for chunked chat replies; every other reply carries its Content-Length.
@@ -121,7 +125,7 @@ class StaticHandler(BaseHTTPRequestHandler):
         if target is None:
             self.send_error(HTTPStatus.NOT_FOUND)
             return
-        accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        accepts_gzip = self.compress and "gzip" in self.headers.get("Accept-Encoding", "")
         twin = target.with_name(target.name + ".gz")
         encoding = None
         if accepts_gzip and twin.is_file():
@@ -151,14 +155,23 @@ class StaticHandler(BaseHTTPRequestHandler):
 
 
 def make_server(
-    root: Path, *, host: str = "127.0.0.1", port: int = 8000, chat: ChatHandler | None = None
+    root: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    chat: ChatHandler | None = None,
+    compress: bool = True,
+    handler: type[StaticHandler] = StaticHandler,
 ) -> ThreadingHTTPServer:
     """A threaded server for ``root``; ``port=0`` picks a free port (see ``server_port``).
 
     ``chat`` answers ``POST /api/chat``; without it, POST is not found.
+    ``compress=False`` sends every file as it is. ``handler`` may be a subclass
+    that observes what is sent (the benchmarks count bytes).
     """
     answers = staticmethod(chat) if chat else None
-    handler = type("Handler", (StaticHandler,), {"root": root.resolve(), "chat": answers})
-    server = ThreadingHTTPServer((host, port), handler)
+    attributes = {"root": root.resolve(), "chat": answers, "compress": compress}
+    bound = type("Handler", (handler,), attributes)
+    server = ThreadingHTTPServer((host, port), bound)
     server.daemon_threads = True  # a kept-alive or streaming connection never blocks exit
     return server

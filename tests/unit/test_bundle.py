@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from builder.bundle import (
+    LOADER_MARK,
     MANIFEST_MARK,
+    PYODIDE_DIR,
     bundle_files,
     deterministic_zip,
     hashed_name,
     pyscript_chunks,
     with_gzip_twins,
 )
+from builder.pyodide_bytecode import pyscript_modules
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
@@ -29,8 +32,9 @@ def files() -> dict[str, bytes]:
     return bundle_files(PAYLOAD)
 
 
-def embedded(files: dict[str, bytes]) -> dict[str, Any]:
-    source = files["embed.js"].decode()
+def embedded(files: dict[str, bytes], name: str = "embed.js") -> dict[str, Any]:
+    """The JSON object build.py wrote into ``name`` in place of its placeholder."""
+    source = files[name].decode()
     start = source.index("const M = ") + len("const M = ")
     return dict(json.loads(source[start : source.index(";\n", start)]))
 
@@ -68,11 +72,70 @@ def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, byte
     assert embedded(files)["storage"]["names"] == list(STORAGE_NAMES)
 
 
+def zip_names(data: bytes) -> list[str]:
+    return zipfile.ZipFile(BytesIO(data)).namelist()
+
+
+def loader_manifest(files: dict[str, bytes]) -> dict[str, Any]:
+    return embedded(files, manifest(files)["pyodide"])
+
+
+def inflated_twin(files: dict[str, bytes], name: str) -> bytes:
+    twins = loader_manifest(files)["twins"]
+    assert isinstance(twins, dict)
+    return gzip.decompress(files[twins[name][0]])
+
+
+def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
+    """Building twice from the same sources gives identical files, gzip twins included."""
+    again = bundle_files(PAYLOAD)
+    assert again == files
+    assert with_gzip_twins(again) == with_gzip_twins(files)
+
+
 def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     """Every URL embed.js will load exists in the bundle; the placeholder is gone."""
     assert MANIFEST_MARK.encode() not in files["embed.js"]
-    for key, path in manifest(files).items():
+    prefetch = [path for lane in embedded(files)["prefetch"] for path in lane]
+    assert len(prefetch) == len(set(prefetch)) == 8
+    for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
+    for key in ("pyodide", "asm"):
+        assert loader_manifest(files)[key] in files, key
+
+
+def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
+    """The worker's loader serves the wasm, stdlib and index from .gz twins that inflate
+    to the real files; the raw wasm and pyodide-lock.json are not shipped at all."""
+    loader = loader_manifest(files)
+    assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
+    wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
+    assert inflated_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    asm = gzip.decompress(files[str(loader["asm"])])
+    assert asm == (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
+    index = str(manifest(files)["index"])
+    assert inflated_twin(files, index) == files[index]
+    assert inflated_twin(files, str(loader["stdlib"]))[:2] == b"PK"
+    assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
+    assert loader["lockInfo"] == {
+        "abi_version": "2026_0",
+        "arch": "wasm32",
+        "platform": "emscripten_5_0_3",
+        "python": "3.14.2",
+    }
+
+
+def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, bytes]) -> None:
+    """The stdlib keeps the modules the worker and Pyodide import (and the Unicode
+    codecs), as unchecked hash-based .pyc (PEP 552 flags 0b01), and nothing else."""
+    stdlib_zip = inflated_twin(files, str(loader_manifest(files)["stdlib"]))
+    stdlib = zipfile.ZipFile(BytesIO(stdlib_zip))
+    names = stdlib.namelist()
+    for module in ("json/decoder.pyc", "asyncio/tasks.pyc", "encodings/utf_8_sig.pyc"):
+        assert module in names
+    assert not [n for n in names if n.startswith(("unittest/", "tkinter/", "pydoc", "idlelib/"))]
+    assert not [n for n in names if not n.endswith(".pyc")]
+    assert {stdlib.read(n)[4:8] for n in names} == {b"\x01\0\0\0"}
 
 
 def test_index_name_changes_with_its_content(files: dict[str, bytes]) -> None:
@@ -97,24 +160,25 @@ def test_only_used_pyscript_chunks_ship() -> None:
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
-    """The worker gets widget.core, widget.worker and the pure-Python packages it imports."""
-    names = zipfile.ZipFile(BytesIO(files[manifest(files)["workerZip"]])).namelist()
+    """The worker gets widget.core, widget.worker and the pure-Python packages it imports,
+    as bytecode only."""
+    names = zip_names(files[str(manifest(files)["workerZip"])])
     for module in (
-        "widget/core/answers.py",
-        "widget/worker/tab.py",
-        "markdown_it/__init__.py",
-        "bleach/__init__.py",
-        "webencodings/__init__.py",
+        "widget/core/answers.pyc",
+        "widget/worker/tab.pyc",
+        "markdown_it/__init__.pyc",
+        "bleach/__init__.pyc",
+        "webencodings/__init__.pyc",
     ):
         assert module in names
-    assert not [n for n in names if "__pycache__" in n]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".py")]
 
 
-def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
-    """The shell gets its modules plus the core modules it shares with the worker, no more."""
-    names = set(zipfile.ZipFile(BytesIO(files[manifest(files)["shellZip"]])).namelist())
-    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
-    assert "widget/core/history.py" not in names and "shell/main.py" not in names
+def test_pyscript_imports_are_read_from_its_bundle() -> None:
+    """The Python PyScript carries as "name.py": "source" pairs gives its absolute imports."""
+    bundle = 'x={pyscript:{"__init__.py":"import json\\nfrom pyscript.ffi import to_js\\n",'
+    bundle += '"a.py":"  import base64, re\\nfrom . import b\\n"}}'
+    assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
 def test_gzip_twins_only_where_they_help() -> None:
@@ -137,3 +201,10 @@ def test_hashed_name_and_zip_are_stable() -> None:
 def test_embed_js_is_small(files: dict[str, bytes]) -> None:
     """embed.js stays within DESIGN's 5 KB gzipped budget."""
     assert len(gzip.compress(files["embed.js"], 9)) <= 5 * 1024
+
+
+def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus the core modules it shares with the worker, no more."""
+    names = set(zip_names(files[manifest(files)["shellZip"]]))
+    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
+    assert "widget/core/history.py" not in names and "shell/main.py" not in names

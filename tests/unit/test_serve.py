@@ -24,6 +24,7 @@ def base(tmp_path: Path) -> Iterator[str]:
     (tmp_path / "docs-panel" / "embed.js").write_text("x" * 2000)
     (tmp_path / "docs-panel" / "embed.js.gz").write_bytes(gzip.compress(b"x" * 2000, mtime=0))
     (tmp_path / "docs-panel" / "panel.0123456789.css").write_text("a{}")
+    (tmp_path / "docs-panel" / "stdlib.0123456789.zip.gz").write_bytes(b"\x1f\x8b")
     (tmp_path / "index.html").write_text("<p>" + "hello " * 200)
     (tmp_path.parent / "secret.txt").write_text("outside")
     server = make_server(tmp_path, port=0)
@@ -48,6 +49,7 @@ def test_mime_types_and_immutable_caching(base: str) -> None:
     assert status == 200 and headers["Content-Type"] == "application/wasm"
     assert headers["Cache-Control"] == IMMUTABLE
     assert get(base + "/docs-panel/panel.0123456789.css")[1]["Cache-Control"] == IMMUTABLE
+    assert get(base + "/docs-panel/stdlib.0123456789.zip.gz")[1]["Cache-Control"] == IMMUTABLE
 
 
 def test_precompressed_twin_and_revalidation(base: str) -> None:
@@ -69,6 +71,23 @@ def test_plain_body_without_gzip_and_pages_compressed(base: str) -> None:
     status, headers, body = get(base + "/", **{"Accept-Encoding": "gzip"})
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert gzip.decompress(body).startswith(b"<p>hello")
+
+
+def test_a_plain_host_sends_every_file_as_it_is(tmp_path: Path) -> None:
+    """compress=False ignores Accept-Encoding: no twin, no on-the-fly gzip."""
+    (tmp_path / "embed.js").write_text("x" * 2000)
+    (tmp_path / "embed.js.gz").write_bytes(gzip.compress(b"x" * 2000, mtime=0))
+    (tmp_path / "index.html").write_text("<p>" + "hello " * 200)
+    server = make_server(tmp_path, port=0, compress=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        for path, body in (("/embed.js", b"x" * 2000), ("/", b"<p>" + b"hello " * 200)):
+            _, headers, sent = get(base + path, **{"Accept-Encoding": "gzip"})
+            assert "Content-Encoding" not in headers and sent == body
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_no_escape_from_the_root(base: str) -> None:

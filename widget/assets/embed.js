@@ -1,9 +1,11 @@
 // docs-panel loader: the one file a page loads up front. It draws the launcher in
 // its own Shadow DOM at once and loads the Python runtimes only when the reader
-// opens the panel (or this tab has a conversation to restore). build.py fills in
+// shows intent (pointer over or focus on the launcher), opens the panel, or this
+// tab has a conversation to restore; config `preload` moves that to "idle" (once
+// the page has loaded and gone idle) or "none" (the click). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
-  // {files: {name: path}, storage: {pattern, fallback, names}}
+  // {files: {name: path}, storage: {pattern, fallback, names}, prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
@@ -28,6 +30,8 @@
   } catch (e) {
     config = JSON.stringify("unserializable: " + e.message);
   }
+  // A bad value is reported by the worker's config check; until then, the default.
+  const preload = ["intent", "idle", "none"].find((p) => cfg.preload === p) || "intent";
 
   const host = d.createElement("div");
   host.setAttribute("data-docs-panel", "");
@@ -113,11 +117,22 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     }
   });
 
+  // The worker's files, fetched into the HTTP cache while the shell starts so the
+  // worker finds them there: in two lanes (the wasm; the rest in the order the
+  // worker asks for them), so the shell's own requests still find connections.
+  const warmCache = () => M.prefetch.forEach(async (lane) => {
+    for (const path of lane) {
+      try {
+        await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
+      } catch (e) { return; } // the worker will ask, and say what failed
+    }
+  });
   let booting = null;
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
     const missing = evalBlocked();
     if (missing) return showBlocked(missing);
+    warmCache();
     await bodyReady();
     const css = d.createElement("link");
     css.rel = "stylesheet";
@@ -147,6 +162,14 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     launcher.setAttribute("aria-busy", "true");
     boot();
   });
+  // A reader about to click gives the runtimes a head start of a few hundred ms.
+  if (preload === "intent") {
+    for (const type of ["pointerenter", "focus"]) launcher.addEventListener(type, () => boot());
+  } else if (preload === "idle") {
+    const whenIdle = () => (w.requestIdleCallback || setTimeout)(() => boot());
+    if (d.readyState === "complete") whenIdle();
+    else w.addEventListener("load", whenIdle, { once: true });
+  }
 
   // Ctrl+/ (⌘/ on a Mac) opens the panel, never while the reader types in the page.
   d.addEventListener("keydown", (e) => {

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 FeedbackSend = Literal["all", "negative", "none"]
+# When embed.js starts loading the runtimes before a click: on intent (the pointer
+# over or focus on the launcher), once the page is idle, or not at all.
+Preload = Literal["intent", "idle", "none"]
 
 # Bounds, in one place; the defaults are the field defaults of the dataclasses below.
 MAX_SCOPES: Final = 12
@@ -92,6 +95,7 @@ class Config:
     storage_prefix: str = "docs-panel"
     idle_timeout: float = 30.0
     """Seconds without a byte from the endpoint before an answer is given up."""
+    preload: Preload = "intent"
     shortcut: str | None = "/"
     """Ctrl (⌘ on a Mac) plus this key opens the panel; None: no shortcut."""
 
@@ -346,8 +350,10 @@ def _shortcut(value: object) -> object:
     return value if isinstance(value, str) and _SHORTCUT.fullmatch(value) else _INVALID
 
 
-def _feedback_send(value: object) -> object:
-    return value if value in get_args(FeedbackSend) else _INVALID
+def _one_of(choices: object) -> _Check:
+    """A check that accepts exactly the strings of the ``Literal`` type ``choices``."""
+    allowed = get_args(choices)
+    return lambda value: value if isinstance(value, str) and value in allowed else _INVALID
 
 
 def _whole_number(bounds: tuple[int, int]) -> _Key:
@@ -365,7 +371,7 @@ _HISTORY_KEYS: Final = {
     "saveOnUnload": _TRUE_OR_FALSE,
 }
 _FEEDBACK_KEYS: Final = {
-    "send": _simple('"all", "negative" or "none"', _feedback_send),
+    "send": _simple('"all", "negative" or "none"', _one_of(FeedbackSend)),
 }
 _SCOPE_KEYS: Final = {
     "id": _NON_BLANK,
@@ -390,6 +396,7 @@ _CONFIG_KEYS: Final = {
         f"a number of seconds from {IDLE_TIMEOUT_RANGE[0]} to {IDLE_TIMEOUT_RANGE[1]}",
         _number_between(*IDLE_TIMEOUT_RANGE),
     ),
+    "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {

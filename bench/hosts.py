@@ -1,0 +1,103 @@
+"""The sites the load benchmark opens, and the hosts that serve them.
+
+Two sites: the demo (``site_demo``, answers from the demo endpoint) and the
+whole Python docs (Debian's ``python3.11-doc``) behind one host page. Each is
+served twice: by a host that gzips (the ``.gz`` twins, gzip on the fly for
+pages) and by one that sends every file as it is. Every host counts the body
+bytes it sends, so "bytes on the wire" includes the worker's requests and
+leaves out what the HTTP cache answered (a 304 sends no body)::
+
+    site = build_site("demo", tmp)
+    with Host(site, compress=False) as host:
+        host.sent = 0; ...; host.sent     # bytes since the reset
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from builder.cli import PANEL_FOLDER, build, build_demo, demo_head
+from builder.demo_answers import demo_reply
+from builder.serve import CHAT_PATH, StaticHandler, make_server
+
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+QUESTIONS = {
+    "demo": "How do I retry a job that failed?",
+    "pydocs": "How do I parse a JSON string into a dict?",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    name: str
+    root: Path
+    page: str  # the path of the page the panel is opened on
+    question: str
+    pages: int
+    sections: int
+
+
+def build_site(name: str, tmp: Path) -> Site:
+    """Build ``demo`` or ``pydocs`` with the panel (answers from the demo endpoint)."""
+    root = tmp / name
+    if name == "demo":
+        report = build_demo(root, endpoint=CHAT_PATH)
+        page = "/"
+    elif name == "pydocs":
+        root.mkdir(parents=True)
+        report = build(PYTHON_DOCS, root / PANEL_FOLDER)
+        page = "/index.html"
+        (root / "index.html").write_text(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Python docs</title>'
+            f'<link rel="icon" href="data:,">{demo_head(CHAT_PATH)}</head>'
+            "<body><h1>The Python docs</h1><p>Ask the panel.</p></body></html>",
+            encoding="utf-8",
+        )
+    else:
+        raise ValueError(f"unknown site {name!r}: expected demo or pydocs")
+    return Site(name, root, page, QUESTIONS[name], report.pages, report.sections)
+
+
+class _Counting(StaticHandler):
+    """Adds each file body's length to ``counter`` (304s send none; chat replies,
+    a few KiB streamed without a Content-Length, are left out)."""
+
+    counter: list[int]
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword == "Content-Length":
+            self.counter[0] += int(value)
+        super().send_header(keyword, value)
+
+
+class Host:
+    """``site`` served on a free loopback port, gzipping or ``compress=False``."""
+
+    def __init__(self, site: Site, *, compress: bool) -> None:
+        self._counter = [0]
+        handler = type("Handler", (_Counting,), {"counter": self._counter})
+        self._server = make_server(
+            site.root, port=0, chat=demo_reply, compress=compress, handler=handler
+        )
+        self.url = f"http://127.0.0.1:{self._server.server_port}{site.page}"
+
+    @property
+    def sent(self) -> int:
+        return self._counter[0]
+
+    @sent.setter
+    def sent(self, value: int) -> None:
+        self._counter[0] = value
+
+    def __enter__(self) -> Host:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -1,0 +1,88 @@
+// Runs in Node at build time (builder/pyodide_bytecode.py starts it): loads the
+// bundled Pyodide with its whole standard library, imports what the worker
+// imports, records which standard-library modules that pulls in, and compiles
+// those and the worker's own modules to bytecode for this exact interpreter.
+//
+//   node pyodide_bytecode.mjs JOB.json      JOB: {pyodide, sources, modules, out}
+//
+// `sources` is a zip of the worker's Python (unpacked where PyScript unpacks it),
+// `modules` are further imports to try (PyScript's own Python), `out` receives a
+// zip of `stdlib/<entry>.pyc` and `worker/<path>.pyc` files.
+import { readFileSync, writeFileSync } from "node:fs";
+
+const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { loadPyodide } = await import(job.pyodide);
+const py = await loadPyodide();
+py.FS.writeFile("/tmp/sources.zip", readFileSync(job.sources));
+py.globals.set("extra_modules", py.toPy(job.modules));
+await py.runPythonAsync(`
+import sys, zipfile
+HOME = "/home/pyodide"
+OPTIMIZE = 2  # no docstrings or asserts: a fifth fewer bytes
+STDLIB = "/lib/python%d%d.zip/" % sys.version_info[:2]
+zipfile.ZipFile("/tmp/sources.zip").extractall(HOME)
+sys.path.insert(0, HOME)
+sys.dont_write_bytecode = True
+
+import widget.worker.main  # noqa: the worker's imports, as PyScript runs them
+for name in extra_modules:
+    try:
+        __import__(name)
+    except Exception:  # PyScript's own and JS-backed modules do not exist here
+        pass
+
+# Paths that import lazily: an answer streamed and rendered, a history write,
+# redaction, a config error, a traceback. A failing step is reported, not fatal.
+def exercise():
+    from widget.core.config import parse_config
+    from widget.core.history import utf16_bytes
+    from widget.core.redact import redact_text
+    from widget.core.render import render_answer
+    from widget.core.stream import ChatStreamDecoder
+
+    decoder = ChatStreamDecoder()
+    decoder.feed(b'data: {"choices":[{"delta":{"content":"**x** [1]"}}]}\\n\\ndata: [DONE]\\n\\n')
+    decoder.close()
+    render_answer("# T\\n\\n**b** [l](/x.html) [1]\\n\\n| a |\\n|---|\\n| b |\\n",
+                  site_origin="https://example.org", page_exists=lambda path: True)
+    utf16_bytes("x")
+    redact_text("token=ghp_" + "a" * 36)
+    parse_config({"gate": "high"})
+    try:
+        raise ValueError("traced")
+    except ValueError:
+        traceback.format_exc()
+
+import traceback
+try:
+    exercise()
+except Exception:
+    print("pyodide_bytecode: a traced path failed; its lazy imports may be missing:",
+          traceback.format_exc(), file=sys.stderr)
+
+import importlib._bootstrap_external as external
+from importlib.util import source_hash
+# Codecs are looked up by name at run time, so no import shows which: keep Unicode's.
+import encodings.ascii, encodings.latin_1, encodings.utf_8_sig, encodings.utf_16
+import encodings.utf_16_le, encodings.utf_16_be, encodings.utf_32
+modules = sorted({
+    m.__file__[len(STDLIB):] for m in list(sys.modules.values())
+    if (getattr(m, "__file__", None) or "").startswith(STDLIB) and m.__file__.endswith(".py")
+})
+out = zipfile.ZipFile("/tmp/out.zip", "w", zipfile.ZIP_STORED)
+
+def add(name, source, path):
+    code = compile(source, path, "exec", dont_inherit=True, optimize=OPTIMIZE)
+    pyc = external._code_to_hash_pyc(code, source_hash(source), checked=False)
+    out.writestr(zipfile.ZipInfo(name[:-3] + ".pyc", (2020, 1, 1, 0, 0, 0)), bytes(pyc))
+
+stdlib = zipfile.ZipFile(STDLIB[:-1])
+for entry in modules:
+    add("stdlib/" + entry, stdlib.read(entry), STDLIB + entry)
+sources = zipfile.ZipFile("/tmp/sources.zip")
+for entry in sorted(sources.namelist()):
+    if entry.endswith(".py"):
+        add("worker/" + entry, sources.read(entry), HOME + "/" + entry)
+out.close()
+`);
+writeFileSync(job.out, py.FS.readFile("/tmp/out.zip"));
