@@ -5,7 +5,8 @@
 closed · loading · thread with results · scope picked · narrow (mobile) ·
 dark host page · history list · delete all armed · docs changed after a reload;
 and with model answers (a scripted endpoint): streaming with reasoning open,
-answer with sources, stopped turn, model failure, narrow and dark.
+answer with sources, stopped turn, model failure, narrow and dark; the faults:
+a throttled endpoint, a stalled one, a Content Security Policy that blocks.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from builder.cli import build_demo  # noqa: E402
 from builder.serve import make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Site  # noqa: E402
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream  # noqa: E402
+from tests.browser.test_csp import WITHOUT_EVAL, page_with_policy  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 
@@ -74,6 +76,22 @@ def chat_states(browser: Browser, site: Site, endpoint: FakeEndpoint) -> None:
     ask(page, "webhook signatures")
     page.get_by_text("could not answer just now").wait_for(timeout=60_000)
     shoot(page, "13-model-failed")
+    endpoint.queue(http_error(429, retry_after="7"))
+    ask(page, "How do I add a webhook?")
+    page.get_by_text("Too many questions right now").wait_for(timeout=60_000)
+    shoot(page, "16-throttled")
+    stalled = browser.new_page(viewport={"width": 1280, "height": 800})
+    stalled.goto(site.page_with_config("stalled", "{chat: true, idleTimeout: 2}"))
+    stalled.get_by_role("button", name="Ask the docs").click()
+    endpoint.queue(hang("The first half of an answer that stalls [1]"))
+    ask(stalled, "How do I retry a job that failed?")
+    stalled.get_by_text("could not answer just now").wait_for(timeout=120_000)
+    shoot(stalled, "17-stalled")
+    blocked = browser.new_page(viewport={"width": 1280, "height": 800})
+    blocked.goto(page_with_policy(site, "csp-blocked", WITHOUT_EVAL))
+    blocked.get_by_role("button", name="Ask the docs").click()
+    blocked.get_by_role("alert").wait_for()
+    shoot(blocked, "18-csp-blocked")
     for name, width, height, scheme in (
         ("14-narrow-answer", 390, 760, "light"),
         ("15-dark-answer", 1280, 800, "dark"),

@@ -23,8 +23,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -57,6 +57,7 @@ class ChatReply:
     status: int
     chunks: Iterable[bytes]
     content_type: str = "text/event-stream; charset=utf-8"
+    headers: Mapping[str, str] = field(default_factory=dict)  # e.g. Retry-After
 
 
 class DropConnection(Exception):
@@ -95,6 +96,8 @@ class StaticHandler(BaseHTTPRequestHandler):
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Cache-Control", "no-store")
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         try:

@@ -7,6 +7,7 @@ what the next requests get; with nothing queued, the demo endpoint answers::
     endpoint.queue(stream("Use `retry()` [1].", delay_s=0.05))
     endpoint.queue(hang("Partial [1]"))        # streams, then waits until released
     endpoint.queue(http_error(500))
+    endpoint.queue(http_error(429, retry_after="3"))
     endpoint.requests[-1]["messages"]           # what the panel sent
 """
 
@@ -90,10 +91,11 @@ def then(text: str, failure: bytes | None) -> Script:
     return reply
 
 
-def http_error(status: int) -> Script:
+def http_error(status: int, retry_after: str | None = None) -> Script:
     """The endpoint refuses: an HTTP error with an OpenAI-style JSON body."""
     body = json.dumps({"error": {"message": "model overloaded", "type": "server_error"}}).encode()
-    return lambda endpoint: ChatReply(status, [body], "application/json")
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    return lambda endpoint: ChatReply(status, [body], "application/json", headers)
 
 
 class FakeEndpoint:

@@ -288,6 +288,38 @@ def test_every_failure_mode_becomes_search_results_and_the_panel_goes_on(
     assert statuses == ["results"] * len(FAILURES) + ["done"]
 
 
+def test_a_stalled_endpoint_is_given_up_after_idle_timeout(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """No byte for idleTimeout seconds: the request is aborted and the turn becomes results."""
+    endpoint.queue(hang("The first half [1]"))
+    chat_page(page, site, "{chat: true, idleTimeout: 2}")
+    ask(page, "How do I retry a failed job?")
+    expect(page.get_by_text("could not answer just now")).to_be_visible(timeout=READY_TIMEOUT_MS)
+    expect(page.get_by_role("list", name="Search results")).to_have_count(1)
+    assert [t["status"] for t in settled_turns(page, 1)] == ["results"]
+
+
+def test_a_throttled_endpoint_says_when_to_ask_again(
+    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+) -> None:
+    """HTTP 429 with Retry-After: the wait is named and Ask again stays off until then."""
+    watch.expect_bad_request(r"HTTP 429: .*/api/chat")
+    endpoint.queue(http_error(429, retry_after="3"))
+    chat_page(page, site)
+    ask(page, "How do I retry a failed job?")
+    notice = page.get_by_text("Too many questions right now. Try again in 3 s.")
+    expect(notice).to_be_visible(timeout=READY_TIMEOUT_MS)
+    expect(page.get_by_role("list", name="Search results")).to_have_count(1)
+    again = page.get_by_role("button", name="Ask again")
+    expect(again).to_be_disabled()
+    expect(again).to_be_enabled(timeout=10_000)
+    before = writes(page)
+    again.click()
+    wait_answered(page, 2, before)
+    assert "Demo answer" in answer_text(page)
+
+
 def xss_answer() -> str:
     return "\n\n".join(case[2] for case in XSS) + "\n\nSee [1]."
 

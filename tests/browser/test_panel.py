@@ -117,3 +117,33 @@ def test_a_python_exception_fails_the_test_with_its_traceback(
     page.evaluate("document.querySelectorAll('.py-error').forEach(e => e.remove())")
     watch.page_errors.clear()
     watch.console_errors.clear()
+
+
+def test_the_shortcut_opens_and_escape_closes_layer_by_layer(page: Page, site: Site) -> None:
+    """Ctrl+/ opens the panel at the question box (never from a form field of the page);
+    Esc closes the history list first, then the panel, and focus goes back where it was."""
+    url = site.page_with_config("keys", "{chat: false}", '<input aria-label="Page search">')
+    page.goto(url)
+    launcher = page.get_by_role("button", name="Ask the docs")
+    expect(launcher).to_have_attribute("aria-keyshortcuts", "Control+/")
+    page.get_by_role("textbox", name="Page search").press("Control+/")
+    page.wait_for_timeout(300)
+    expect(page.get_by_role("region", name="Docs assistant")).to_have_count(0)
+
+    page.get_by_role("heading", name="keys").click()  # focus back on the page itself
+    page.keyboard.press("Control+/")
+    box = page.get_by_role("textbox", name="Ask a question")
+    expect(box).to_be_focused(timeout=READY_TIMEOUT_MS)
+    wait_ready(page)
+    history = page.get_by_role("button", name="Conversation history")
+    history.click()
+    expect(history).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Escape")
+    expect(history).to_have_attribute("aria-expanded", "false")
+    expect(history).to_be_focused()
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_hidden()
+    expect(launcher).to_be_focused()  # the page had no focused control: the launcher
+    page.keyboard.press("Control+/")
+    expect(box).to_be_focused()

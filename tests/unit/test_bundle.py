@@ -22,7 +22,7 @@ from builder.bundle import (
     with_gzip_twins,
 )
 from builder.pyodide_bytecode import pyscript_modules
-from widget.core.config import DEFAULTS, STORAGE_NAMES, parse_config
+from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -43,26 +43,33 @@ def manifest(files: dict[str, bytes]) -> dict[str, str]:
     return dict(embedded(files)["files"])
 
 
-PREFIXES = ["docs-panel", "acme.docs", "a", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é", "a\n"]
+CANDIDATES = {
+    "storagePrefix": ["docs-panel", "acme.docs", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é"],
+    "shortcut": ["/", "k", "K", ".", " ", "", "ctrl+k", "kk", "\n"],
+}
+RULES = {"storagePrefix": "storage", "shortcut": "shortcut"}  # config key: manifest entry
 
 
-def test_the_loader_accepts_exactly_the_prefixes_the_config_accepts(
-    files: dict[str, bytes],
-) -> None:
-    """embed.js, run by JavaScript, judges storagePrefix values as parse_config does."""
-    storage = embedded(files)["storage"]
-    assert storage["fallback"] == DEFAULTS.storage_prefix
-    assert storage["names"] == list(STORAGE_NAMES)
+@pytest.mark.parametrize("key", sorted(CANDIDATES))
+def test_the_loader_judges_values_as_the_config_does(files: dict[str, bytes], key: str) -> None:
+    """embed.js's copy of a config rule, run by JavaScript, accepts what parse_config does."""
+    rule = embedded(files)[RULES[key]]
+    assert rule["fallback"] == config_to_json(DEFAULTS)[key]
     script = (
         "const [pattern, values] = JSON.parse(process.argv[1]);"
         "const rule = new RegExp('^(?:' + pattern + ')$');"
         "console.log(JSON.stringify(values.map((v) => rule.test(v))));"
     )
-    argument = json.dumps([storage["pattern"], PREFIXES])
+    argument = json.dumps([rule["pattern"], CANDIDATES[key]])
     run = subprocess.run(["node", "-e", script, argument], capture_output=True, check=True)
     in_javascript = json.loads(run.stdout)
-    in_python = [not parse_config({"storagePrefix": p}).errors for p in PREFIXES]
+    in_python = [not parse_config({key: value}).errors for value in CANDIDATES[key]]
     assert in_javascript == in_python
+
+
+def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, bytes]) -> None:
+    """embed.js gets the key names the worker's config uses."""
+    assert embedded(files)["storage"]["names"] == list(STORAGE_NAMES)
 
 
 def zip_names(data: bytes) -> list[str]:
@@ -93,21 +100,18 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     assert len(prefetch) == len(set(prefetch)) == 8
     for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
-    for key in ("pyodide", "asm"):
-        assert loader_manifest(files)[key] in files, key
+    assert loader_manifest(files)["pyodide"] in files
 
 
 def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader serves the wasm, stdlib and index from .gz twins that inflate
-    to the real files; the raw wasm and pyodide-lock.json are not shipped at all."""
+    """The worker's loader serves the wasm, stdlib, worker zip and index from .gz twins
+    that inflate to the real files; the raw wasm and pyodide-lock.json are not shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
     wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
     assert inflated_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
-    asm = gzip.decompress(files[str(loader["asm"])])
-    assert asm == (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
-    index = str(manifest(files)["index"])
-    assert inflated_twin(files, index) == files[index]
+    for key in ("index", "workerZip"):
+        assert inflated_twin(files, manifest(files)[key]) == files[manifest(files)[key]]
     assert inflated_twin(files, str(loader["stdlib"]))[:2] == b"PK"
     assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
     assert loader["lockInfo"] == {

@@ -68,6 +68,8 @@ def test_defaults_match_the_design() -> None:
         "feedback": {"send": "all"},
         "language": "auto",
         "storagePrefix": "docs-panel",
+        "idleTimeout": 30.0,
+        "shortcut": "/",
         "preload": "intent",
     }
 

@@ -19,6 +19,10 @@
     && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
     ? cfg.storagePrefix : M.storage.fallback;
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
+  const shortcut = cfg.shortcut === null ? null : typeof cfg.shortcut === "string"
+    && new RegExp("^(?:" + M.shortcut.pattern + ")$").test(cfg.shortcut)
+    ? cfg.shortcut : M.shortcut.fallback;
+  const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
 
   let config;
   try {
@@ -43,10 +47,17 @@
 .launcher[aria-busy=true]{cursor:progress;opacity:.85}
 .launcher[aria-expanded=true]{display:none}
 .launcher svg{width:18px;height:18px}
+.blocked{position:fixed;right:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
+ border-radius:10px;font:14px/1.4 system-ui,sans-serif;color:#5c0b0b;background:#fdecec;border:1px solid #e5a0a0;
+ box-shadow:0 4px 14px rgba(0,0,0,.2)}
 </style><button class="launcher" type="button" aria-expanded="false"><svg viewBox="0 0 24 24" aria-hidden="true"
 fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8
 8 0 1 1 21 12z"/></svg>Ask the docs</button>`;
   const launcher = root.querySelector("button");
+  if (shortcut) {
+    launcher.title = "Ask the docs (" + (mac ? "⌘" : "Ctrl+") + shortcut + ")";
+    launcher.setAttribute("aria-keyshortcuts", (mac ? "Meta+" : "Control+") + shortcut);
+  }
 
   // What the MicroPython shell picks up: where things are, the raw config, and
   // whether to open as soon as it is drawn. The shell replaces `toggle`.
@@ -56,6 +67,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
+    open: null, // the shell's: open the panel and focus the question box
+    returnFocus: null, // where focus goes back when the panel closes
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
     // exception (it aborts the whole script), so the shell gets values instead.
     storage: {
@@ -82,9 +95,43 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
       } catch (e) { return; } // the worker will ask, and say what failed
     }
   });
+  // A Content Security Policy that forbids what the runtimes need would leave a
+  // loading bar forever: test for it before loading, watch for it while loading,
+  // and say which directive to change.
+  const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval' and worker-src blob:";
+  const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
+  let blocked = null;
+  const evalBlocked = () => {
+    try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
+    try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
+    catch (e) { return ["script-src", "wasm-eval"]; }
+    return null;
+  };
+  const showBlocked = ([directive, what]) => {
+    if (blocked) return;
+    const source = SOURCES[what] || (what.startsWith("http") ? new URL(what).origin : what);
+    blocked = d.createElement("p");
+    blocked.setAttribute("role", "alert");
+    blocked.className = "blocked";
+    blocked.textContent = "This site's Content Security Policy blocks the assistant: add " +
+      source + " to " + directive + ". It needs " + NEEDS + ".";
+    root.querySelector("[role=progressbar]")?.remove();
+    launcher.removeAttribute("aria-busy");
+    root.append(blocked);
+    console.error("docs-panel: " + blocked.textContent);
+  };
+  d.addEventListener("securitypolicyviolation", (e) => {
+    const what = e.blockedURI;
+    if (booting && (Object.hasOwn(SOURCES, what) || what.startsWith(base.href))) {
+      showBlocked([e.effectiveDirective, what]);
+    }
+  });
+
   let booting = null;
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
+    const missing = evalBlocked();
+    if (missing) return showBlocked(missing);
     warmCache();
     await bodyReady();
     const css = d.createElement("link");
@@ -110,6 +157,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
 
   launcher.addEventListener("click", () => {
     if (bridge.toggle) return bridge.toggle();
+    if (blocked) return; // the alert already says why
     bridge.openOnReady = true;
     launcher.setAttribute("aria-busy", "true");
     boot();
@@ -122,6 +170,18 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     if (d.readyState === "complete") whenIdle();
     else w.addEventListener("load", whenIdle, { once: true });
   }
+
+  // Ctrl+/ (⌘/ on a Mac) opens the panel, never while the reader types in the page.
+  d.addEventListener("keydown", (e) => {
+    if (!shortcut || e.key !== shortcut || !(mac ? e.metaKey : e.ctrlKey) || e.altKey) return;
+    const at = e.composedPath()[0];
+    if (at && (at.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName))) return;
+    e.preventDefault();
+    const from = d.activeElement;
+    if (from && from !== d.body && from !== host) bridge.returnFocus = from;
+    if (bridge.open) return bridge.open();
+    if (!blocked && !bridge.openOnReady) launcher.click();
+  });
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.

@@ -42,6 +42,10 @@ MAX_SCOPES: Final = 12
 HISTORY_MAX_RANGE: Final = (1, 200)
 HISTORY_MAX_BYTES_RANGE: Final = (16_384, 10_485_760)
 STORAGE_PREFIX_MAX_LENGTH: Final = 40
+IDLE_TIMEOUT_RANGE: Final = (1, 600)
+SHORTCUT_PATTERN: Final = r"[^\s]"
+"""A shortcut is one key (used with Ctrl or ⌘); like the prefix rule, build.py writes
+it into embed.js, which listens for the key before the panel is loaded."""
 STORAGE_PREFIX_PATTERN: Final = rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}"
 """The prefix rule, as a regular expression that reads the same in Python and JavaScript:
 build.py writes it into embed.js, so the loader and the worker agree on the keys."""
@@ -89,7 +93,12 @@ class Config:
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     language: str = "auto"
     storage_prefix: str = "docs-panel"
+    idle_timeout: float = 30.0
+    """Seconds without a byte from the endpoint before an answer is given up."""
+    shortcut: str | None = "/"
+    """Ctrl (⌘ on a Mac) plus this key opens the panel; None: no shortcut."""
     preload: Preload = "intent"
+    """When embed.js starts loading the runtimes before the first click."""
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -109,6 +118,7 @@ DEFAULTS: Final = Config()
 _ROOT: Final = "docsPanel"
 _LANGUAGE_TAG: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 _STORAGE_PREFIX: Final = re.compile(STORAGE_PREFIX_PATTERN)
+_SHORTCUT: Final = re.compile(SHORTCUT_PATTERN)
 _JS_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _SHOWN_LENGTH: Final = 80
 
@@ -284,11 +294,14 @@ def _non_blank(value: object) -> object:
     return value if isinstance(value, str) and value.strip() else _INVALID
 
 
-def _fraction(value: object) -> object:
-    # NaN compares False with everything and infinities fall outside 0..1: the range rejects both.
-    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1:
-        return float(value)
-    return _INVALID
+def _number_between(low: float, high: float) -> _Check:
+    def check(value: object) -> object:
+        # NaN compares False with everything and infinities fall outside: the range rejects both.
+        if isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high:
+            return float(value)
+        return _INVALID
+
+    return check
 
 
 def _whole_between(low: int, high: int) -> _Check:
@@ -334,6 +347,10 @@ def _storage_prefix(value: object) -> object:
     return value if isinstance(value, str) and _STORAGE_PREFIX.fullmatch(value) else _INVALID
 
 
+def _shortcut(value: object) -> object:
+    return value if isinstance(value, str) and _SHORTCUT.fullmatch(value) else _INVALID
+
+
 def _one_of(choices: object) -> _Check:
     """A check that accepts exactly the strings of the ``Literal`` type ``choices``."""
     allowed = get_args(choices)
@@ -366,7 +383,7 @@ _CONFIG_KEYS: Final = {
     "chat": _TRUE_OR_FALSE,
     "endpoint": _simple(_ADDRESS, _address),
     "model": _NON_BLANK,
-    "gate": _simple("a number from 0 to 1", _fraction),
+    "gate": _simple("a number from 0 to 1", _number_between(0, 1)),
     "scopes": _Key(f"a list of at most {MAX_SCOPES} scopes", _parse_scopes),
     "history": _Key("an object", _section(HistoryConfig(), _HISTORY_KEYS)),
     "feedbackEndpoint": _simple(f"null or {_ADDRESS}", _nullable(_address)),
@@ -376,6 +393,11 @@ _CONFIG_KEYS: Final = {
         f'1 to {STORAGE_PREFIX_MAX_LENGTH} characters from A-Z, a-z, 0-9, ".", "_" and "-"',
         _storage_prefix,
     ),
+    "idleTimeout": _simple(
+        f"a number of seconds from {IDLE_TIMEOUT_RANGE[0]} to {IDLE_TIMEOUT_RANGE[1]}",
+        _number_between(*IDLE_TIMEOUT_RANGE),
+    ),
+    "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
     "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {

@@ -21,7 +21,14 @@ class StorageError(WidgetError):
 
 
 class StreamError(WidgetError):
-    """The answer endpoint sent something that is not the expected protocol."""
+    """The answer endpoint failed, stalled, or sent something that is not the protocol.
+
+    ``retry_after_s``: the endpoint is throttling; the reader may ask again then.
+    """
+
+    def __init__(self, message: str, retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class DocsIndexError(WidgetError):

@@ -103,6 +103,7 @@ CALLS = {
             "text": "str",  # the raw Markdown that arrived
             "ended": "bool",
             "error": "str?",  # why the stream failed, when it ended so
+            "retry_after": "int?",  # the endpoint throttles: seconds until asking again
         },
     ),
     "stop": ((), {}),

@@ -13,7 +13,7 @@ import asyncio
 from pyscript import window
 from pyscript.ffi import to_js
 
-from shell.views import answer_elements, note, streaming_answer, turn_article
+from shell.views import answer_elements, note, streaming_answer, throttle_notice, turn_article
 from widget.core.lifecycle import SETTLED
 
 
@@ -94,26 +94,30 @@ class Answering:
         self.keeper.remove("composer.draft")
         # Show what is kept: the question as stored, credentials masked.
         article.querySelector(".question").textContent = asked.question
-        failed = False
+        failed, wait_s = False, None
         if asked.streaming:
             if self.lifecycle.started(True, asked.in_flight):  # stopped before it began
                 await self.client.call("stop")
-            turn, failed = await self._stream(article)
+            turn, wait_s = await self._stream(article)
+            failed = turn.status == "results"  # the model failed: the sections instead
         else:
             self.lifecycle.started(False)
             turn = asked.turn
         self._draw(article, turn, failed)
+        if wait_s is not None:  # the endpoint throttles: say when to ask again
+            self._throttled(article, turn, wait_s)
         if turn.status == "results":  # new content below: show where the turn starts
             self.thread.scrollTop = article.offsetTop - self.thread.offsetTop - 8
         await self.keeper.persist()
 
     async def _stream(self, article):
-        """Draw the answer as it arrives; the finished turn, and whether the model failed."""
+        """Draw the answer as it arrives; the finished turn, and the seconds to wait
+        before asking again when the endpoint throttles (else None)."""
         reasoning, reasoning_text, stable, tail, body = streaming_answer()
         article.append(reasoning)
         article.append(body)
         article.setAttribute("aria-busy", "true")  # screen readers read the answer once, whole
-        self.controls(streaming=True)
+        self.controls(True)
         try:
             while True:
                 update = await self.client.call("pull")
@@ -139,16 +143,26 @@ class Answering:
                     outcome = self.lifecycle.end(failed=update.error is not None)
                     finished = await self.client.call("finish", outcome=outcome)
                     self.keeper.set_session(finished.session)
-                    return finished.turn, outcome == "failed"
+                    return finished.turn, update.retry_after
         finally:
             article.removeAttribute("aria-busy")
-            self.controls(streaming=False)
+            self.controls(False)
 
     def _draw(self, article, turn: "Turn", failed):
         for old in article.querySelectorAll(".answer, .after, .sources-block"):
             old.remove()
         for element in answer_elements(turn, self.ask_again, failed):
             article.append(element)
+
+    def _throttled(self, article, turn: "Turn", wait_s):
+        block, again = throttle_notice(wait_s, lambda: self.ask_again(turn))
+        article.querySelector(".note").replaceWith(block)
+        if wait_s:
+            self.spawn(self._enable_after(again, wait_s))
+
+    async def _enable_after(self, button, wait_s):
+        await asyncio.sleep(wait_s)
+        button.disabled = False
 
     def ask_again(self, turn: "Turn"):
         self.submit(turn.question, turn.scope, turn.quote)

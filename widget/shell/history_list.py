@@ -59,7 +59,7 @@ class HistoryList:
         self.hide()
         panel.show_conversation(opened.conversation)
         panel.keeper.set_session(opened.session)
-        panel.input.focus()
+        panel.composer.focus()
 
     def _delete(self, conversation_id):
         self.panel.spawn(self._delete_conversation(conversation_id))

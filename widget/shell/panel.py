@@ -19,6 +19,7 @@ from pyscript.ffi import create_proxy
 
 from shell.answering import Answering
 from shell.client import WorkerClient
+from shell.composer import Composer
 from shell.dom import clear, h, icon_button, listen
 from shell.history_list import HistoryList
 from shell.persistence import Keeper
@@ -32,7 +33,6 @@ class Panel:
         self.root = self.bridge.root
         self.launcher = self.bridge.launcher
         self.language = "en"
-        self.scopes = []
         self.client = WorkerClient()
         self.lifecycle = Lifecycle(clock=lambda: window.performance.now() / 1000)
         self.keeper = Keeper(self.bridge, self.client, self.lifecycle)
@@ -53,8 +53,9 @@ class Panel:
 
     def start(self):
         self.draw()
-        self._toggle = create_proxy(self.toggle)  # kept: a dropped proxy stops working
-        self.bridge.toggle = self._toggle
+        # Kept: a dropped proxy stops working.
+        self._toggle, self._open = create_proxy(self.toggle), create_proxy(self.open)
+        self.bridge.toggle, self.bridge.open = self._toggle, self._open
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
@@ -95,29 +96,10 @@ class Panel:
         )
         self.status.hidden = True
         self.thread = h("div", {"class": "thread", "aria-live": "polite"})
-        self.scope_select = h("select", {"aria-label": "Search in"})
-        self.scope_row = h(
-            "label", {"class": "scope", "hidden": True}, "Search in", self.scope_select
-        )
-        self.input = h(
-            "textarea",
-            {
-                "rows": "1",
-                "aria-label": "Ask a question",
-                "placeholder": "Ask a question…",
-                "enterkeyhint": "send",
-            },
-        )
-        self.send = h("button", {"class": "send", "type": "submit"}, "Send")
-        self.stop_button = h(
-            "button", {"class": "send stop", "type": "button", "hidden": True}, "Stop"
-        )
-        form = h(
-            "form",
-            {"class": "composer"},
-            self.scope_row,
-            h("div", {"class": "row"}, self.input, self.send, self.stop_button),
-            h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
+        self.composer = Composer(
+            on_ask=lambda *asked: self.answering.submit(*asked),
+            on_stop=lambda: self.answering.stop(),
+            on_draft=lambda text: self.keeper.draft_changed(text, self.spawn),
         )
         self.panel = h(
             "section",
@@ -127,17 +109,18 @@ class Panel:
             self.progress,
             self.status,
             self.thread,
-            form,
+            self.composer.form,
         )
         self.root.append(self.panel)
         self.answering = Answering(
-            self.thread, self.show_stop, self.client, self.keeper, self.lifecycle, self.spawn
+            self.thread,
+            self.composer.streaming,
+            self.client,
+            self.keeper,
+            self.lifecycle,
+            self.spawn,
         )
         self.show_conversation(None)
-        listen(self.stop_button, "click", lambda event: self.answering.stop())
-        listen(form, "submit", self.on_submit)
-        listen(self.input, "keydown", self.on_key)
-        listen(self.input, "input", self.on_input)
         listen(self.panel, "keydown", self.on_panel_key)
 
     def show_conversation(self, conversation: "Conversation"):
@@ -154,18 +137,6 @@ class Panel:
             self.thread.append(article)
         self.thread.scrollTop = self.thread.scrollHeight
 
-    def show_stop(self, streaming):
-        """Stop replaces Send while an answer streams; focus on Stop returns to the textbox."""
-        had_focus = self.root.activeElement == self.stop_button
-        self.send.hidden = streaming
-        self.stop_button.hidden = not streaming
-        if had_focus:
-            self.input.focus()
-
-    def fit_input(self):
-        self.input.style.height = "auto"
-        self.input.style.height = str(self.input.scrollHeight + 2) + "px"
-
     # -- open / close and keys -------------------------------------------------
 
     def toggle(self, *args):
@@ -177,42 +148,27 @@ class Panel:
     def open(self):
         self.panel.hidden = False
         self.launcher.setAttribute("aria-expanded", "true")
-        self.input.focus()
+        self.composer.focus()
 
     def close(self):
         self.panel.hidden = True
         self.launcher.setAttribute("aria-expanded", "false")
-        self.launcher.focus()
+        back, self.bridge.returnFocus = self.bridge.returnFocus, None
+        (back if back and back.isConnected else self.launcher).focus()
 
     def on_panel_key(self, event):
-        if event.key == "Escape":
-            self.close()
-
-    def on_key(self, event):
-        if event.key == "Enter" and not event.shiftKey and not event.isComposing:
-            event.preventDefault()
-            self.submit()
-
-    def on_submit(self, event):
-        event.preventDefault()
-        self.submit()
-
-    def on_input(self, event):
-        self.fit_input()
-        self.keeper.draft_changed(self.input.value, self.spawn)
-
-    def submit(self):
-        question = self.input.value.strip()
-        if not question:
+        if event.key != "Escape":
             return
-        self.input.value = ""
-        self.fit_input()
-        self.answering.submit(question, self.scope_select.value if self.scopes else "", "")
+        if self.history.shown:  # the innermost layer first
+            self.history.hide()
+            self.history.button.focus()
+        else:
+            self.close()
 
     async def new_chat(self):
         await self.answering.settle()
         self.show_conversation(None)
-        self.input.focus()
+        self.composer.focus()
         if self.client.ready:
             self.keeper.set_session((await self.client.call("new_chat")).session)
 
@@ -238,10 +194,7 @@ class Panel:
         for message in started.errors:
             window.console.error(message)
         self.language = started.language
-        self.scopes = started.scopes
-        for scope in started.scopes:
-            self.scope_select.append(h("option", {"value": scope.id}, scope.label))
-        self.scope_row.hidden = not started.scopes
+        self.composer.set_scopes(started.scopes)
         self.keeper.configure(started)
         if self.keeper.record:
             await self.restore()
@@ -250,24 +203,11 @@ class Panel:
         self.answering.ready()
 
     async def restore(self):
-        keeper = self.keeper
-        restored = await self.client.call(
-            "restore", history=keeper.get("history"), session=keeper.get("conversation")
-        )
-        if restored.rewrite:
-            await keeper.write("normalize")
-        if restored.adopted:
-            draft = keeper.get("composer.draft")
-            if draft and not self.input.value:
-                self.input.value = draft
-                self.fit_input()
-        else:  # a copy of the sessionStorage of the tab that opened this one
-            keeper.remove("composer.draft")
-        if restored.conversation is not None:
+        conversation, draft = await self.keeper.restore()
+        if draft and not self.composer.input.value:
+            self.composer.set_text(draft)
+        if conversation is not None:
             waiting = list(self.thread.querySelectorAll("article"))  # asked meanwhile
-            self.show_conversation(restored.conversation)
+            self.show_conversation(conversation)
             for article in waiting:
                 self.thread.append(article)
-        keeper.set_session(restored.session)
-        if restored.persist:  # the answer that was streaming came back as a stopped turn
-            await keeper.persist()

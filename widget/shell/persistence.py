@@ -52,6 +52,22 @@ class Keeper:
             for name in js.Object.keys(self.keys):
                 self.remove(name)
 
+    async def restore(self):
+        """This tab's conversation (a Conversation record or None) and its draft, if
+        the tab is the one that left them; stored values are brought up to date."""
+        restored = await self.client.call(
+            "restore", history=self.get("history"), session=self.get("conversation")
+        )
+        if restored.rewrite:  # an older schema, or garbage skipped
+            await self.write("normalize")
+        draft = self.get("composer.draft") if restored.adopted else None
+        if not restored.adopted:  # a copy of the sessionStorage of the tab that opened this one
+            self.remove("composer.draft")
+        self.set_session(restored.session)
+        if restored.persist:  # the answer that was streaming came back as a stopped turn
+            await self.persist()
+        return restored.conversation, draft
+
     async def write(self, call, **args):
         """Run ``call`` on the stored archive under the lock and store what it returns,
         evicting on a full quota; the call's reply."""

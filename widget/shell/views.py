@@ -57,6 +57,15 @@ def answer_elements(turn: "Turn", on_ask_again, failed=False):
     return out
 
 
+def throttle_notice(wait_s, on_ask_again):
+    """The endpoint asked to wait: when to ask again, and "Ask again", off until then."""
+    when = "in " + str(wait_s) + " s" if wait_s else "in a moment"
+    again = h("button", {"class": "text", "type": "button", "disabled": wait_s > 0}, "Ask again")
+    listen(again, "click", lambda event: on_ask_again())
+    text = "Too many questions right now. Try again " + when + "."
+    return h("p", {"class": "note throttled", "role": "status"}, text, " ", again), again
+
+
 def sources_block(sources: "list[Source]"):
     items = h("ol", {"class": "sources", "aria-label": "Sources"})
     for source in sources:

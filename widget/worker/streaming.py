@@ -4,13 +4,14 @@
 shell pulls what changed since its last pull, so however fast the model
 streams, the panel renders once per pull (updates coalesce while it draws)::
 
-    answer = AnswerStream(url, body, renderer)
+    answer = AnswerStream(url, body, renderer, idle_s=30)
     update = await answer.pull(2.0)  # waits for news: rendered HTML, reasoning, raw text
     answer.stop()                    # the reader pressed Stop: abort the request
     update.ended, update.error       # how it ended: the StreamError that ended it, if any
 
 Every way a stream can fail (HTTP error, network drop, a malformed event, no
-``[DONE]``, the abort of ``stop``) ends it with a :class:`StreamError`. What that
+``[DONE]``, no byte for ``idle_s`` seconds, the abort of ``stop``) ends it with a
+:class:`StreamError`; one for HTTP 429/503 says when to ask again. What that
 means for the turn (stopped, or search results instead) is decided by the answer's
 lifecycle (``widget.core.lifecycle``), not here.
 """
@@ -20,7 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
@@ -28,6 +32,7 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 from widget.core.errors import StreamError
 from widget.core.render import StreamingRenderer
 from widget.core.stream import ChatDelta, ChatStreamDecoder, ContentDelta, ReasoningDelta
+from widget.core.throttle import retry_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +59,11 @@ def _js(value: dict[str, object]) -> object:
 class AnswerStream:
     """The request, its decoded deltas and their rendering, until the shell has them all."""
 
-    def __init__(self, url: str, body: dict[str, object], renderer: StreamingRenderer) -> None:
+    def __init__(
+        self, url: str, body: dict[str, object], renderer: StreamingRenderer, idle_s: float
+    ) -> None:
         self._renderer = renderer
+        self._idle_s = idle_s
         self._controller = js.AbortController.new()
         self._changed = asyncio.Event()
         self._text: list[str] = []  # content not yet pulled
@@ -101,28 +109,33 @@ class AnswerStream:
 
     async def _run(self, url: str, body: str) -> None:
         try:
-            response = await js.fetch(
-                url,
-                _js(
-                    {
-                        "method": "POST",
-                        "headers": _js(
-                            {"Content-Type": "application/json", "Accept": "text/event-stream"}
-                        ),
-                        "body": body,
-                        "signal": self._controller.signal,
-                        "cache": "no-store",
-                    }
+            response = await self._within_idle(
+                js.fetch(
+                    url,
+                    _js(
+                        {
+                            "method": "POST",
+                            "headers": _js(
+                                {"Content-Type": "application/json", "Accept": "text/event-stream"}
+                            ),
+                            "body": body,
+                            "signal": self._controller.signal,
+                            "cache": "no-store",
+                        }
+                    ),
                 ),
+                url,
             )
             if not response.ok:
+                header = response.headers.get("Retry-After")
                 raise StreamError(
                     f"the answer endpoint {url} replied HTTP {response.status}; check that it "
-                    "is up and speaks the OpenAI Chat Completions streaming protocol"
+                    "is up and speaks the OpenAI Chat Completions streaming protocol",
+                    retry_after(response.status, header or None, now_s=time.time()),
                 )
             reader = response.body.getReader()
             decoder = ChatStreamDecoder()
-            while not (chunk := await reader.read()).done:
+            while not (chunk := await self._within_idle(reader.read(), url)).done:
                 self._take(decoder.feed(chunk.value.to_bytes()))
             self._take(decoder.close())
         except StreamError as err:
@@ -132,6 +145,17 @@ class AnswerStream:
         finally:
             self.ended = True
             self._changed.set()
+
+    async def _within_idle(self, step: Awaitable[Any], url: str) -> Any:
+        """``await step``, unless the endpoint sends nothing for ``idle_s``: then abort."""
+        try:
+            return await asyncio.wait_for(step, self._idle_s)
+        except TimeoutError:
+            self._controller.abort()
+            raise StreamError(
+                f"the answer endpoint {url} sent nothing for {self._idle_s:g} s, so the "
+                "answer was given up (docsPanel.idleTimeout)"
+            ) from None
 
     def _take(self, deltas: list[ChatDelta]) -> None:
         for delta in deltas:

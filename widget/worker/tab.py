@@ -174,7 +174,8 @@ class Tab:
         renderer = StreamingRenderer(
             site_origin=self.origin, page_exists=self.index.has_page, cite=plan.cite
         )
-        self.answer = _Answer(plan, asked_at, AnswerStream(self.endpoint, body, renderer))
+        stream = AnswerStream(self.endpoint, body, renderer, self.config.idle_timeout)
+        self.answer = _Answer(plan, asked_at, stream)
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
         return self._asked(plan, None, in_flight)
 
@@ -202,6 +203,7 @@ class Tab:
             "text": update.text,
             "ended": update.ended,
             "error": str(update.error) if update.error else None,
+            "retry_after": update.error.retry_after_s if update.error else None,
         }
 
     def stop(self) -> Reply:
