@@ -7,9 +7,10 @@ content hash in its name, so it can be cached forever; compressible files get a
 ``.gz`` twin that ``build.py serve`` (or any static server) can send as is.
 
 The worker's side is cut to what it runs: its interpreter module is
-``pyodide-loader.mjs``, which loads Pyodide's wasm and JS glue from their
-``.gz`` twins whatever the host (only the twins are shipped), a standard
-library trimmed to the modules the worker imports, and no package lock; the
+``pyodide-loader.mjs``, which loads Pyodide's wasm, the standard library,
+the worker's zip and the index from their ``.gz`` twins whatever the host
+(the wasm only ships as its twin), a standard library trimmed to the modules
+the worker imports, and no package lock; the
 worker's Python and that library come as bytecode for the bundled Pyodide
 (:mod:`builder.pyodide_bytecode`).
 
@@ -56,8 +57,10 @@ PYSCRIPT_DYNAMIC_CHUNKS = (
     "zip",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
-# Loaded by the panel's loader: pyodide.mjs as it is, the rest only as gzip twins.
-PYODIDE_FILES = ("pyodide.mjs",)
+# Loaded by the panel's loader as they are; the wasm only as a gzip twin. The JS glue
+# is imported by its URL: inflated into a blob: module it would need `blob:` in the
+# site's script-src, beyond what the README asks of a CSP.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs")
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
@@ -206,12 +209,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     index_name = hashed_name("index.json", index.encode("utf-8"))
     twin(index_name, index.encode("utf-8"), "application/json", keep=True)
-    asm = (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
-    out[f"{pyodide}/pyodide.asm.mjs.gz"] = _gzip(asm)
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
         "pyodide": f"{pyodide}/pyodide.mjs",
-        "asm": f"{pyodide}/pyodide.asm.mjs.gz",
         "stdlib": stdlib_name,
         "twins": twins,
         "lockInfo": lock["info"],
@@ -231,9 +231,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # Fetched by embed.js as the shell starts, so the worker finds them in the cache:
     # the wasm in one lane, the rest in a second lane in the order the worker asks.
     wasm_twin = twins[f"{pyodide}/pyodide.asm.wasm"][0]
-    worker_files = ["worker", "pyodide"]
-    lane = [manifest[key] for key in worker_files] + [f"{pyodide}/pyodide.mjs", str(loader["asm"])]
-    lane += [twins[stdlib_name][0], twins[worker_name][0], twins[index_name][0]]
+    lane = [manifest["worker"], manifest["pyodide"], f"{pyodide}/pyodide.mjs"]
+    lane += [f"{pyodide}/pyodide.asm.mjs", twins[stdlib_name][0]]
+    lane += [twins[worker_name][0], twins[index_name][0]]
     # The loader needs the storage keys and the shortcut before the worker exists (to
     # see a conversation to restore, to open on the key), judged as the config does.
     storage = {

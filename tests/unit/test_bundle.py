@@ -100,21 +100,18 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     assert len(prefetch) == len(set(prefetch)) == 8
     for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
-    for key in ("pyodide", "asm"):
-        assert loader_manifest(files)[key] in files, key
+    assert loader_manifest(files)["pyodide"] in files
 
 
 def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader serves the wasm, stdlib and index from .gz twins that inflate
-    to the real files; the raw wasm and pyodide-lock.json are not shipped at all."""
+    """The worker's loader serves the wasm, stdlib, worker zip and index from .gz twins
+    that inflate to the real files; the raw wasm and pyodide-lock.json are not shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
     wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
     assert inflated_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
-    asm = gzip.decompress(files[str(loader["asm"])])
-    assert asm == (PYODIDE_DIR / "pyodide.asm.mjs").read_bytes()
-    index = str(manifest(files)["index"])
-    assert inflated_twin(files, index) == files[index]
+    for key in ("index", "workerZip"):
+        assert inflated_twin(files, manifest(files)[key]) == files[manifest(files)[key]]
     assert inflated_twin(files, str(loader["stdlib"]))[:2] == b"PK"
     assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
     assert loader["lockInfo"] == {

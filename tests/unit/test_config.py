@@ -69,8 +69,8 @@ def test_defaults_match_the_design() -> None:
         "language": "auto",
         "storagePrefix": "docs-panel",
         "idleTimeout": 30.0,
-        "preload": "intent",
         "shortcut": "/",
+        "preload": "intent",
     }
 
 

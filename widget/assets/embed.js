@@ -85,6 +85,16 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     },
   });
 
+  // The worker's files, fetched into the HTTP cache while the shell starts so the
+  // worker finds them there: in two lanes (the wasm; the rest in the order the
+  // worker asks for them), so the shell's own requests still find connections.
+  const warmCache = () => M.prefetch.forEach(async (lane) => {
+    for (const path of lane) {
+      try {
+        await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
+      } catch (e) { return; } // the worker will ask, and say what failed
+    }
+  });
   // A Content Security Policy that forbids what the runtimes need would leave a
   // loading bar forever: test for it before loading, watch for it while loading,
   // and say which directive to change.
@@ -117,16 +127,6 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     }
   });
 
-  // The worker's files, fetched into the HTTP cache while the shell starts so the
-  // worker finds them there: in two lanes (the wasm; the rest in the order the
-  // worker asks for them), so the shell's own requests still find connections.
-  const warmCache = () => M.prefetch.forEach(async (lane) => {
-    for (const path of lane) {
-      try {
-        await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
-      } catch (e) { return; } // the worker will ask, and say what failed
-    }
-  });
   let booting = null;
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {

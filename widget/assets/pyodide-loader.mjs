@@ -6,7 +6,9 @@
 // - the standard library trimmed to what the worker imports, as bytecode for
 //   this exact interpreter (builder/pyodide_bytecode.py);
 // - the big files fetched as their gzip twins and inflated here with
-//   DecompressionStream, so a host that compresses nothing sends gzip bytes too.
+//   DecompressionStream, so a host that compresses nothing sends gzip bytes too
+//   (the JS glue is imported by its URL: a blob: module would need `blob:` in
+//   the site's script-src).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
@@ -57,15 +59,11 @@ globalThis.fetch = (input, init) => {
 
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
-  const asm = inflated(at(M.asm))
-    .then((body) => new Response(body, { headers: { "Content-Type": "text/javascript" } }).blob())
-    .then((blob) => import(URL.createObjectURL(blob)));
   const py = await pyodide.loadPyodide({
     ...options,
     indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
-    createPyodideModule: (await asm).default,
   });
   performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
   return py;

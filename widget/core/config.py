@@ -95,9 +95,10 @@ class Config:
     storage_prefix: str = "docs-panel"
     idle_timeout: float = 30.0
     """Seconds without a byte from the endpoint before an answer is given up."""
-    preload: Preload = "intent"
     shortcut: str | None = "/"
     """Ctrl (⌘ on a Mac) plus this key opens the panel; None: no shortcut."""
+    preload: Preload = "intent"
+    """When embed.js starts loading the runtimes before the first click."""
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -396,8 +397,8 @@ _CONFIG_KEYS: Final = {
         f"a number of seconds from {IDLE_TIMEOUT_RANGE[0]} to {IDLE_TIMEOUT_RANGE[1]}",
         _number_between(*IDLE_TIMEOUT_RANGE),
     ),
-    "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
+    "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     Config: _CONFIG_KEYS,
