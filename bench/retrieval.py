@@ -39,10 +39,10 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.pagefind_baseline import Pagefind, pagefind  # noqa: E402
-from builder.demo_site import render_site  # noqa: E402
-from builder.extract import extract_site  # noqa: E402
-from widget.core.docs_index import build_index, load_index  # noqa: E402
+from bench.pagefind_baseline import Pagefind, pagefind
+from builder.demo_site import render_site
+from builder.extract import extract_site
+from widget.core.docs_index import build_index, load_index
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
