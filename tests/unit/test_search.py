@@ -11,7 +11,7 @@ import pytest
 
 from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
 from widget.core.errors import DocsIndexError
-from widget.core.packed import pack
+from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
@@ -237,3 +237,49 @@ def test_corrupt_postings_fail_on_search(postings: str, message: str) -> None:
     index = load_index(_broken(("terms", "json"), postings))
     with pytest.raises(DocsIndexError, match=message):
         index.search("json")
+
+
+def test_the_sites_own_index_words_find_a_section_and_are_not_stored() -> None:
+    """Keywords (general index entries) make a section findable by words its
+    text lacks; the loaded section comes back without them."""
+    walrus = Section(
+        "/ref.html#index-86",
+        "Ref",
+        "Assignment expressions",
+        "x := 1 binds x.",
+        keywords=("walrus operator",),
+    )
+    other = Section("/other.html", "Other", "Operators", "The operator module.")
+    index = load_index(build_index([walrus, other]))
+    assert index.search("walrus operator")[0].section == replace(walrus, keywords=())
+
+
+def test_a_sections_first_words_count_more_than_the_same_words_later() -> None:
+    """The lead (an entry's summary) says what a section is about."""
+    filler = "filler " * 40
+    index = load_index(
+        build_index(
+            [
+                Section("/late.html", "Late", "join", f"{filler} wait until the thread ends"),
+                Section("/early.html", "Early", "join", f"wait until the thread ends {filler}"),
+            ]
+        )
+    )
+    assert index.search("wait for the thread")[0].section.page == "/early.html"
+
+
+def test_a_common_word_only_ranks_sections_a_rarer_word_found() -> None:
+    """In a large index, a word in most sections adds to what the rare word
+    matched and brings in nothing of its own; alone, it still finds them all."""
+    sections = [Section(f"/p{n}.html", "P", f"Page {n}", "common words here") for n in range(600)]
+    sections.append(Section("/rare.html", "R", "Rare", "a zebra among common words"))
+    index = load_index(build_index(sections))
+    assert [hit.section.page for hit in index.search("zebra common", limit=5)] == ["/rare.html"]
+    assert len(index.search("common", limit=5)) == 5
+
+
+@pytest.mark.parametrize("numbers", [[], [0], [0, 1, 79, 80, 207, 208, 60000, 0xD800, 10**6]])
+def test_packed_numbers_round_trip(numbers: list[int]) -> None:
+    """Any numbers, one-byte, wide and past the surrogate block, come back as packed."""
+    assert unpack(pack(numbers)) == numbers
+    assert unpack(" ") == [-16]  # a character pack never writes reads as damage
