@@ -7,7 +7,11 @@ question's expected pages. With ``--pagefind``, Pagefind 1.6 answers the same
 questions in the same run (``bench/pagefind_baseline.py``)::
 
     python3 bench/retrieval.py [--sites demo slice python mkdocs] [--misses]
-        [--pagefind PATH] [--json FILE]
+        [--pagefind PATH] [--pyodide] [--json FILE]
+
+With ``--pyodide``, the index is also loaded and searched in Pyodide under
+Node (``bench/index_pyodide.mjs``), as the worker would: load time and search
+p50/p95 there.
 
 The sites: the demo (``site_demo``), a 44-page slice of the Python docs (the
 pages the first held-out set expects, copied with their paths), the whole
@@ -29,6 +33,7 @@ import gzip
 import json
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -123,7 +128,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--sites", nargs="+", choices=SITES, default=list(SITES))
     parser.add_argument("--pagefind", type=Path, help="the pagefind binary (baseline)")
-    parser.add_argument("--misses", action="store_true", help="list questions missed at 3")
+    parser.add_argument(
+        "--pyodide", action="store_true", help="also time load and search in Pyodide"
+    )
+    parser.add_argument("--misses", action="store_true", help="list dev questions missed at 3")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     figures: dict[str, Any] = {}
@@ -131,12 +139,16 @@ def main() -> None:
         if baseline:
             print(f"baseline: {baseline.version}")
         for name in args.sites:
-            figures[name] = _site(SITES[name], Path(tmp), baseline, misses=args.misses)
+            figures[name] = _site(
+                SITES[name], Path(tmp), baseline, misses=args.misses, pyodide=args.pyodide
+            )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
 
 
-def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> dict[str, Any]:
+def _site(
+    site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool, pyodide: bool
+) -> dict[str, Any]:
     root = site.prepare(tmp)
     sections, extract_s = _timed(lambda: extract_site(root))
     payload, build_s = _timed(lambda: build_index(sections))
@@ -154,6 +166,7 @@ def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> 
     )
     paths = {section.page for section in sections}
     latencies: list[float] = []
+    asked: list[str] = []
     rows: dict[str, Any] = {}
     print(f"{'set':40} {'n':>4}   ours h@1 h@3   MRR   pagefind h@1 h@3   MRR")
     for name in site.sets:
@@ -164,6 +177,7 @@ def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> 
         ]
         cases = [(question, want) for question, want in cases if want]
         questions = [question for question, _ in cases]
+        asked += questions
         wanted = [want for _, want in cases]
         ranked = []
         for question in questions:
@@ -172,7 +186,8 @@ def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> 
             ranked.append([hit.section.page for hit in hits])
         ours = score(ranked, wanted)
         theirs = score(baseline.pages(root, questions), wanted) if baseline else None
-        label = name + (" (held-out)" if spec.get("heldout") or "heldout" in name else "")
+        held_out = bool(spec.get("heldout")) or "heldout" in name
+        label = name + (" (held-out)" if held_out else "")
         print(f"{label:40} {len(cases):4}   {ours}   {'' if theirs is None else theirs}")
         offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
         cleared = sum(bool(hits) and hits[0].score >= GATE for hits in offtopic)
@@ -182,13 +197,20 @@ def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> 
             "pagefind": theirs and vars(theirs),
             "offtopic_clearing_gate": [cleared, len(offtopic)],
         }
-        if misses:
+        if misses and not held_out:
             for question, want, got in zip(questions, wanted, ranked, strict=True):
                 if not set(got[:3]) & set(want):
                     print(f"    miss {question!r}: want {want}; got {got[:3]}")
     p95 = statistics.quantiles(latencies, n=20)[-1]
     print(f"search p50 {_ms(statistics.median(latencies))} · p95 {_ms(p95)} (CPython)")
+    in_pyodide = _in_pyodide(raw, asked, tmp) if pyodide else None
+    if in_pyodide:
+        print(
+            f"Pyodide (Node): json.loads + load_index {in_pyodide['load_ms']:.0f} ms · search "
+            f"p50 {in_pyodide['search_p50_ms']:.0f} ms · p95 {in_pyodide['search_p95_ms']:.0f} ms"
+        )
     return {
+        "pyodide": in_pyodide,
         "pages": pages,
         "sections": len(sections),
         "index_bytes": len(raw),
@@ -198,6 +220,26 @@ def _site(site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool) -> 
         "search_p95_ms": p95 * 1000,
         "sets": rows,
     }
+
+
+def _in_pyodide(raw: bytes, questions: list[str], tmp: Path) -> dict[str, float]:
+    """Load and search figures of this index in Pyodide under Node (medians of 3 runs)."""
+    (tmp / "index.json").write_bytes(raw)
+    (tmp / "questions.json").write_text(json.dumps(questions))
+    done = subprocess.run(
+        [
+            "node",
+            str(HERE / "index_pyodide.mjs"),
+            str(tmp / "index.json"),
+            str(tmp / "questions.json"),
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def _timed(work: Callable[[], T]) -> tuple[T, float]:
