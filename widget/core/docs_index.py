@@ -67,7 +67,8 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import add, and_, mul
 from typing import Any
 
 from widget.core.errors import DocsIndexError
@@ -569,7 +570,7 @@ class DocsIndex:
         return (
             dict(zip(numbers, map(table.__getitem__, codes), strict=True)),
             dict(zip(page_numbers, map(page_table.__getitem__, pages[1::2]), strict=True)),
-            {number: weight for number, code in zip(numbers, codes, strict=True) if code & 1},
+            dict.fromkeys(compress(numbers, map(and_, codes, repeat(1))), weight),
         )
 
     def _rank(
@@ -583,11 +584,16 @@ class DocsIndex:
         """
         pages, page_of = tally.pages, self._page_of
         prior = self._link_prior if about_changes else self._prior
-        scores = {
-            number: (SECTION_SHARE * value + PAGE_SHARE * pages.get(page_of[number], 0.0))
-            * prior[number]
-            for number, value in tally.sections.items()
-        }
+        # (SECTION_SHARE * section + PAGE_SHARE * page) * prior, in C-level maps:
+        # a common word's search has thousands of candidates.
+        numbers = list(tally.sections)
+        page_values = map(pages.get, map(page_of.__getitem__, numbers), repeat(0.0))
+        blend = map(
+            add,
+            map(mul, tally.sections.values(), repeat(SECTION_SHARE)),
+            map(mul, page_values, repeat(PAGE_SHARE)),
+        )
+        scores = dict(zip(numbers, map(mul, blend, map(prior.__getitem__, numbers)), strict=True))
         title_terms = self._columns["title_terms"]
         heading_hits = tally.heading_hits
         for number, weight in tally.heading_weight.items():
