@@ -254,20 +254,6 @@ def test_the_sites_own_index_words_find_a_section_and_are_not_stored() -> None:
     assert index.search("walrus operator")[0].section == replace(walrus, keywords=())
 
 
-def test_a_sections_first_words_count_more_than_the_same_words_later() -> None:
-    """The lead (an entry's summary) says what a section is about."""
-    filler = "filler " * 40
-    index = load_index(
-        build_index(
-            [
-                Section("/late.html", "Late", "join", f"{filler} wait until the thread ends"),
-                Section("/early.html", "Early", "join", f"wait until the thread ends {filler}"),
-            ]
-        )
-    )
-    assert index.search("wait for the thread")[0].section.page == "/early.html"
-
-
 def test_a_common_word_only_ranks_sections_a_rarer_word_found() -> None:
     """In a large index, a word in most sections adds to what the rare word
     matched and brings in nothing of its own; alone, it still finds them all."""

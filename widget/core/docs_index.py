@@ -23,8 +23,7 @@ Ranking, all of it general (nothing knows a particular site or question):
   scores by the better of the two, not both).
 - BM25F over a section's fields: a term counts most in its heading, then in
   what the site's own index says the section is about (``Section.keywords``),
-  its page title, its lead (the first words of its text: an API entry's
-  summary, a chapter's first sentence), its breadcrumb and its text. Length
+  its page title, its breadcrumb and its text. Length
   norms are sublinear, so a long reference section is not buried for being
   long; idf is softened (``IDF_POWER``) so one rare word the answer happens
   not to use does not sink it.
@@ -87,13 +86,9 @@ K1 = 1.2
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
-#: A section's lead is its first ``LEAD_TERMS`` terms of text: an API entry's
-#: signature and summary ("Return the length of an object"), a chapter's first
-#: sentence, in the words readers use.
-LEAD_TERMS = 25
-#: (weight, BM25's b) of a section's title, keywords, page title, lead,
-#: breadcrumb and text (the order of ``_section_fields``).
-SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.0), (1.0, 0.3), (1.0, 0.75))
+#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
+#: and text (the order of ``_section_fields``).
+SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
 #: (weight, b) of a page's title, all its headings, all its text.
 PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
 #: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
@@ -197,7 +192,7 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
         lengths = page_lengths[page_of[number]]
         lengths[0] = len(row[2])
         lengths[1] += len(row[0])
-        lengths[2] += len(row[5])
+        lengths[2] += len(row[4])
     page_scales = _field_scales(page_lengths, PAGE_FIELDS)
 
     section_postings: dict[str, list[int]] = {}
@@ -210,7 +205,7 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
                 tf[term] = tf.get(term, 0.0) + scales[number]
         title = set(row[0])
         page = page_of[number]
-        per_page = [(row[5], page_scales[2][page]), (row[0], page_scales[1][page])]
+        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
         if page not in titled_pages:
             titled_pages.add(page)
             per_page.append((row[2], page_scales[0][page]))
@@ -251,14 +246,12 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
 
 def _section_fields(section: Section) -> tuple[list[str], ...]:
     """A section's terms per field, in the order of ``SECTION_FIELDS``."""
-    body = terms(section.text)
     return (
         terms(section.title),
         terms(" ".join(section.keywords)),
         terms(section.page_title),
-        body[:LEAD_TERMS],
         terms(" ".join(section.breadcrumb)),
-        body,
+        terms(section.text),
     )
 
 
