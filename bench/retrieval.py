@@ -1,22 +1,26 @@
 """Retrieval quality and cost of the docs index on real docs (DESIGN section 9).
 
-Extracts a built docs site, builds and loads its index, asks the questions of
-each question set and reports hit@1 / hit@3 at page level (a hit when a
-result's page is one of the question's expected pages), with the time and size
-of each step::
+For each site, extracts the built docs, builds and loads the index, asks every
+question of the site's sets and reports hit@1, hit@3 and MRR (over the first
+8 results) at page level: a result counts when its page is one of the
+question's expected pages. With ``--pagefind``, Pagefind 1.6 answers the same
+questions in the same run (``bench/pagefind_baseline.py``)::
 
-    python3 bench/retrieval.py [--docs /usr/share/doc/python3.11/html] [--misses]
-        [--questions FILE ...]
+    python3 bench/retrieval.py [--sites demo slice python mkdocs] [--misses]
+        [--pagefind PATH] [--pyodide] [--json FILE]
 
-Three sets, all written before looking at how the index ranks them; none is
-adjusted to fit the ranker:
+With ``--pyodide``, the index is also loaded and searched in Pyodide under
+Node (``bench/index_pyodide.mjs``), as the worker would: load time and search
+p50/p95 there.
 
-- ``questions_python_docs.json`` (77): the first set; earlier ranking work was
-  tuned on it.
-- ``questions_python_docs_dev.json`` (104): more everyday questions, used with
-  the first set to choose among ranking changes.
-- ``questions_python_docs_heldout.json`` (44): never used for tuning; its
-  figures are the honest estimate.
+The sites: the demo (``site_demo``), a 44-page slice of the Python docs (the
+pages the first held-out set expects, copied with their paths), the whole
+Python docs (Debian's ``python3.11-doc``) and Debian's ``mkdocs-doc`` build.
+
+Each site has dev sets (used to choose among ranking changes) and held-out
+sets (``"heldout": true`` in the file; written before the ranking changes they
+measure, never used to tune it: their figures are the honest estimate). On the
+slice, a question counts when one of its pages is in the slice.
 
 ``offtopic`` questions are about things the docs do not cover: the report
 shows how many would clear the default ``gate`` of 0.25.
@@ -27,87 +31,215 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pagefind_baseline import Pagefind, pagefind
+from builder.demo_site import render_site
 from builder.extract import extract_site
-from widget.core.docs_index import DocsIndex, build_index, load_index
+from widget.core.docs_index import build_index, load_index
 
-QUESTIONS = [
-    Path(__file__).with_name(f"questions_python_docs{suffix}.json")
-    for suffix in ("", "_dev", "_heldout")
-]
+HERE = Path(__file__).resolve().parent
+PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+MKDOCS_DOCS = Path("/usr/share/doc/mkdocs/html")
 GATE = 0.25
+LIMIT = 8
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Site:
+    name: str
+    sets: tuple[str, ...]  # question files in bench/, dev first
+    prepare: Callable[[Path], Path]  # a scratch folder -> the built HTML site
+
+
+def _demo(tmp: Path) -> Path:
+    render_site(HERE.parent / "site_demo" / "docs", tmp / "demo", head_snippet="")
+    return tmp / "demo"
+
+
+def _python_slice(tmp: Path) -> Path:
+    """The pages the first held-out set expects, copied with their site paths."""
+    spec = json.loads((HERE / "questions_python_docs_heldout.json").read_text())
+    for page in sorted({page for case in spec["questions"] for page in case["pages"]}):
+        target = tmp / "slice" / page.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PYTHON_DOCS / page.lstrip("/"), target)
+    return tmp / "slice"
+
+
+PYTHON_SETS = (
+    "questions_python_docs.json",
+    "questions_python_docs_dev.json",
+    "questions_python_docs_heldout.json",
+    "questions_python_docs_heldout_b.json",
+)
+SITES = {
+    site.name: site
+    for site in (
+        Site("demo", ("questions_demo_dev.json", "questions_demo_heldout.json"), _demo),
+        Site("slice", PYTHON_SETS, _python_slice),
+        Site("python", PYTHON_SETS, lambda _: PYTHON_DOCS),
+        Site(
+            "mkdocs",
+            ("questions_mkdocs_dev.json", "questions_mkdocs_heldout.json"),
+            lambda _: MKDOCS_DOCS,
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Scores:
+    hit1: float
+    hit3: float
+    mrr: float
+
+    def __str__(self) -> str:
+        return f"{self.hit1:4.0%} {self.hit3:4.0%} {self.mrr:5.2f}"
+
+
+def score(ranked: Sequence[Sequence[str]], wanted: Sequence[Sequence[str]]) -> Scores:
+    """hit@1, hit@3 and MRR of ranked result pages against each question's expected pages."""
+    ranks = [
+        next((i for i, page in enumerate(pages, 1) if page in want), 0)
+        for pages, want in zip(ranked, wanted, strict=True)
+    ]
+    count = len(ranks) or 1
+    return Scores(
+        sum(rank == 1 for rank in ranks) / count,
+        sum(0 < rank <= 3 for rank in ranks) / count,
+        sum(1 / rank for rank in ranks if rank) / count,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
-    parser.add_argument("--docs", type=Path, default=Path("/usr/share/doc/python3.11/html"))
-    parser.add_argument("--questions", type=Path, nargs="+", default=QUESTIONS)
-    parser.add_argument("--misses", action="store_true", help="list questions missed at 3")
+    parser.add_argument("--sites", nargs="+", choices=SITES, default=list(SITES))
+    parser.add_argument("--pagefind", type=Path, help="the pagefind binary (baseline)")
+    parser.add_argument(
+        "--pyodide", action="store_true", help="also time load and search in Pyodide"
+    )
+    parser.add_argument("--misses", action="store_true", help="list dev questions missed at 3")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, pagefind(args.pagefind) as baseline:
+        if baseline:
+            print(f"baseline: {baseline.version}")
+        for name in args.sites:
+            figures[name] = _site(
+                SITES[name], Path(tmp), baseline, misses=args.misses, pyodide=args.pyodide
+            )
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
 
-    sections, extract_s = _timed(lambda: extract_site(args.docs))
+
+def _site(
+    site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool, pyodide: bool
+) -> dict[str, Any]:
+    root = site.prepare(tmp)
+    sections, extract_s = _timed(lambda: extract_site(root))
     payload, build_s = _timed(lambda: build_index(sections))
-    raw = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    raw = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
     packed = gzip.compress(raw, 9, mtime=0)
-    parsed, parse_s = _timed(lambda: json.loads(raw))
-    index, load_s = _timed(lambda: load_index(parsed))
-
-    page_count = len({section.page for section in sections})
-    print(f"docs: {args.docs} ({page_count} pages, {len(sections)} sections)")
+    loads = [_timed(lambda: load_index(json.loads(raw))) for _ in range(5)]
+    index = loads[0][0]
+    load_s = statistics.median(seconds for _, seconds in loads)
+    pages = len({section.page for section in sections})
+    print(f"\n== {site.name}: {root} ({pages} pages, {len(sections)} sections)")
     print(
-        f"extract {extract_s:.1f} s · build {build_s:.1f} s · "
-        f"json.loads {_ms(parse_s)} · load_index {_ms(load_s)}"
+        f"extract {extract_s:.1f} s · build {build_s:.1f} s · json.loads + load_index "
+        f"{_ms(load_s)} (median of 5) · index.json {len(raw) / 1e6:.2f} MB raw, "
+        f"{len(packed) / 1e6:.2f} MB gzipped"
     )
-    print(f"index.json {len(raw) / 1e6:.2f} MB raw, {len(packed) / 1e6:.2f} MB gzipped")
-    for path in args.questions:
-        _report(index, path, misses=args.misses)
-
-
-def _report(index: DocsIndex, path: Path, *, misses: bool) -> None:
-    """hit@1 / hit@3, latency and gate figures for one question set."""
-    spec = json.loads(path.read_text(encoding="utf-8"))
-    hits1 = hits3 = 0
+    paths = {section.page for section in sections}
     latencies: list[float] = []
-    top_scores: list[float] = []
-    missed: list[str] = []
-    for case in spec["questions"]:
-        start = time.perf_counter()
-        results = index.search(case["q"], limit=8)
-        latencies.append(time.perf_counter() - start)
-        pages = [hit.section.page for hit in results]
-        hits1 += bool(pages[:1]) and pages[0] in case["pages"]
-        found = any(page in case["pages"] for page in pages[:3])
-        hits3 += found
-        top_scores.append(results[0].score if results else 0.0)
-        if not found:
-            got = ", ".join(f"{hit.section.address} ({hit.score:.2f})" for hit in results[:3])
-            missed.append(f"  {case['q']!r}: want {case['pages']}; got {got or 'nothing'}")
-    offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
+    asked: list[str] = []
+    rows: dict[str, Any] = {}
+    print(f"{'set':40} {'n':>4}   ours h@1 h@3   MRR   pagefind h@1 h@3   MRR")
+    for name in site.sets:
+        spec = json.loads((HERE / name).read_text(encoding="utf-8"))
+        cases = [
+            (case["q"], [page for page in case["pages"] if page in paths])
+            for case in spec["questions"]
+        ]
+        cases = [(question, want) for question, want in cases if want]
+        questions = [question for question, _ in cases]
+        asked += questions
+        wanted = [want for _, want in cases]
+        ranked = []
+        for question in questions:
+            hits, seconds = _timed(lambda q=question: index.search(q, limit=LIMIT))  # type: ignore[misc]
+            latencies.append(seconds)
+            ranked.append([hit.section.page for hit in hits])
+        ours = score(ranked, wanted)
+        theirs = score(baseline.pages(root, questions), wanted) if baseline else None
+        held_out = bool(spec.get("heldout")) or "heldout" in name
+        label = name + (" (held-out)" if held_out else "")
+        print(f"{label:40} {len(cases):4}   {ours}   {'' if theirs is None else theirs}")
+        offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
+        cleared = sum(bool(hits) and hits[0].score >= GATE for hits in offtopic)
+        rows[name] = {
+            "n": len(cases),
+            "ours": vars(ours),
+            "pagefind": theirs and vars(theirs),
+            "offtopic_clearing_gate": [cleared, len(offtopic)],
+        }
+        if misses and not held_out:
+            for question, want, got in zip(questions, wanted, ranked, strict=True):
+                if not set(got[:3]) & set(want):
+                    print(f"    miss {question!r}: want {want}; got {got[:3]}")
+    p95 = statistics.quantiles(latencies, n=20)[-1]
+    print(f"search p50 {_ms(statistics.median(latencies))} · p95 {_ms(p95)} (CPython)")
+    in_pyodide = _in_pyodide(raw, asked, tmp) if pyodide else None
+    if in_pyodide:
+        print(
+            f"Pyodide (Node): json.loads + load_index {in_pyodide['load_ms']:.0f} ms · search "
+            f"p50 {in_pyodide['search_p50_ms']:.0f} ms · p95 {in_pyodide['search_p95_ms']:.0f} ms"
+        )
+    return {
+        "pyodide": in_pyodide,
+        "pages": pages,
+        "sections": len(sections),
+        "index_bytes": len(raw),
+        "index_gzip_bytes": len(packed),
+        "load_ms": load_s * 1000,
+        "search_p50_ms": statistics.median(latencies) * 1000,
+        "search_p95_ms": p95 * 1000,
+        "sets": rows,
+    }
 
-    count = len(spec["questions"])
-    print(
-        f"\n{path.name}: hit@1 {hits1 / count:.0%} · hit@3 {hits3 / count:.0%} ({count} questions)"
+
+def _in_pyodide(raw: bytes, questions: list[str], tmp: Path) -> dict[str, float]:
+    """Load and search figures of this index in Pyodide under Node (medians of 3 runs)."""
+    (tmp / "index.json").write_bytes(raw)
+    (tmp / "questions.json").write_text(json.dumps(questions))
+    done = subprocess.run(
+        [
+            "node",
+            str(HERE / "index_pyodide.mjs"),
+            str(tmp / "index.json"),
+            str(tmp / "questions.json"),
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    print(
-        f"search p50 {_ms(statistics.median(latencies))} · "
-        f"p95 {_ms(statistics.quantiles(latencies, n=20)[-1])}"
-    )
-    print(
-        f"top score: median {statistics.median(top_scores):.2f}, "
-        f"{sum(s >= GATE for s in top_scores)}/{count} clear gate {GATE}; off-topic: "
-        f"{sum(bool(r) and r[0].score >= GATE for r in offtopic)}/{len(offtopic)} clear it"
-    )
-    if misses and missed:
-        print("missed at 3:", *missed, sep="\n")
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def _timed(work: Callable[[], T]) -> tuple[T, float]:

@@ -17,6 +17,8 @@ a section, so ``/library/functions.html#zip`` is a section of its own.
     /library/json.html | JSON | Encode data.
     /library/json.html#basic-usage | Basic usage | json.dumps(obj)
 
+Redirect stubs and pages marked ``noindex`` have no sections.
+
 Each section also counts the other pages that link into it (``Section.links``:
 a link to an element id counts for the section holding that id), which the
 ranking reads as "the docs treat this entry as canonical". Sphinx's heading
@@ -38,6 +40,7 @@ from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
+from builder.genindex import GENINDEX, index_entries
 from builder.markdown_pages import render_markdown
 from widget.core.docs_index import Section
 from widget.core.errors import DocsIndexError
@@ -365,6 +368,8 @@ class _Page:
 def _extract_page(address: str, html: str) -> _Page:
     """A page's sections, its links, and which section each element id is in."""
     root = _parse(html)
+    if _not_for_indexing(root):
+        return _Page([], [], {})
     splitter = _Splitter()
     _walk(_main_content(root), splitter)
     top, *headed = splitter.drafts
@@ -408,6 +413,19 @@ def _extract_page(address: str, html: str) -> _Page:
     # <section id> wrapper put that id in the draft before it.
     owners.update((section.address.partition("#")[2], section.address) for section in sections)
     return _Page(sections, splitter.links, owners)
+
+
+def _not_for_indexing(root: _Element) -> bool:
+    """A redirect stub (``<meta http-equiv="refresh">``, as MkDocs writes for moved
+    pages) or a page its site asks robots not to index: no content of its own."""
+    for element in _descendants(root):
+        if element.tag == "meta":
+            attrs = {name: value.lower() for name, value in element.attrs.items()}
+            if attrs.get("http-equiv") == "refresh" or (
+                attrs.get("name") == "robots" and "noindex" in attrs.get("content", "")
+            ):
+                return True
+    return False
 
 
 def _page_title(root: _Element, headings: list[_Draft], address: str) -> str:
@@ -464,7 +482,31 @@ def extract_site(root: Path, *, exclude: Path | None = None) -> list[Section]:
             f"no pages found under {root}: expected built docs (.html, .htm) or Markdown (.md)"
             " files; point it at the folder that holds them"
         )
-    return _with_links(sections, owners, linked)
+    keywords = _index_keywords(root, owners)
+    return [
+        replace(section, keywords=tuple(keywords[section.address]))
+        if section.address in keywords
+        else section
+        for section in _with_links(sections, owners, linked)
+    ]
+
+
+def _index_keywords(root: Path, owners: dict[str, str]) -> dict[str, dict[str, None]]:
+    """Per section address, the words of the general index entries pointing into it.
+
+    Sphinx writes its index as one page, as letter pages, or both (then
+    ``genindex-all.html`` has every entry and is the one read).
+    """
+    pages = sorted(path for path in root.glob("genindex*.htm*") if GENINDEX.fullmatch(path.name))
+    everything = [path for path in pages if path.stem == "genindex-all"]
+    keywords: dict[str, dict[str, None]] = {}
+    for path in everything or pages:
+        for href, words in index_entries(_read(path)):
+            target = _link_target("/" + quote(path.name), href)
+            owner = owners.get(target) if target else None
+            if owner is not None:
+                keywords.setdefault(owner, {})[words] = None
+    return keywords
 
 
 def _link_target(page: str, href: str) -> str | None:

@@ -154,3 +154,34 @@ def test_links_resolve_relative_folder_and_markdown_targets(tmp_path: Path) -> N
         "/setup.html": 0,
         "/setup.html#install": 2,
     }
+
+
+def test_general_index_entries_become_keywords_of_the_sections_they_point_into() -> None:
+    """Sphinx's genindex: an entry's words (qualifiers dropped, nested under their
+    parent entry) go to the section holding each target; unknown targets are dropped."""
+    keywords = {s.address: s.keywords for s in extract_site(SITES / "sphinx") if s.keywords}
+    assert keywords == {
+        "/library/json.html": ("module json",),
+        "/library/json.html#basic-usage": ("serialize to a JSON string",),
+        "/library/json.html#json.dumps": ("dumps", "serialize to a JSON string"),
+    }
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta http-equiv="refresh" content="0; url=../guide/install.html">',
+        '<meta http-equiv="Refresh" content="0; url=new.html">',
+        '<meta name="robots" content="noindex, nofollow">',
+    ],
+)
+def test_redirect_stubs_and_noindex_pages_have_no_sections(head: str) -> None:
+    """A page that only redirects, or asks not to be indexed, contributes nothing."""
+    assert extract_sections("/old.html", f"<head>{head}</head><h1>Moved</h1>") == []
+
+
+def test_a_redirect_stub_in_a_site_is_skipped() -> None:
+    """MkDocs' stubs for moved pages are not pages of the site."""
+    pages = {s.page for s in extract_site(SITES / "mkdocs")}
+    assert "/old/install.html" not in pages
+    assert "/guide/install.html" in pages

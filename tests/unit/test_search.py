@@ -11,6 +11,7 @@ import pytest
 
 from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
 from widget.core.errors import DocsIndexError
+from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
@@ -160,7 +161,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 2
+    assert payload["format"] == 3
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
@@ -193,18 +194,22 @@ def _broken(path: tuple[object, ...], value: object) -> dict[str, object]:
     return payload
 
 
+_COUNT = len(SECTIONS)
+
+
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
         ([], "JSON object"),
-        ({"format": 1}, "format 1"),
+        ({"format": 2}, "format 2"),
         (_broken(("version",), ""), "no version"),
-        (_broken(("pages",), {"a": 1}), "'pages'"),
-        (_broken(("pages", 0), ["/p.html", "P"]), "'pages'"),
-        (_broken(("sections", 0), [0, "", "T"]), "'sections'"),
-        (_broken(("sections", 0, 0), 999), "'sections'"),
-        (_broken(("sections", 0, 7), -1), "'sections'"),
-        (_broken(("sections", 0, 8), True), "'sections'"),
+        (_broken(("pages",), ["/p.html"]), "'pages'"),
+        (_broken(("pages", "title"), ["P"]), "'pages'"),
+        (_broken(("sections", "title"), "T"), "'sections'"),
+        (_broken(("sections", "text"), [1] * _COUNT), "'sections'"),
+        (_broken(("sections", "anchor"), [""] * (_COUNT - 1)), "'sections'"),
+        (_broken(("sections", "links"), " " * _COUNT), "'sections'"),
+        (_broken(("sections", "page"), pack([999] * _COUNT)), "past the pages"),
         (_broken(("terms",), ["json"]), "'terms'"),
         (_broken(("terms", "json"), 5), "'terms'"),
     ],
@@ -218,10 +223,13 @@ def test_malformed_payloads_are_rejected_on_load(payload: object, message: str) 
 @pytest.mark.parametrize(
     ("postings", "message"),
     [
-        ("1x2", "corrupt"),
         ("3", "corrupt"),
-        ("  ", "corrupt"),
-        (chr(48 + 9999) + "8", "past the sections"),
+        ("12", "corrupt"),
+        ("  /", "corrupt"),
+        ("1" + pack([200]) + "/", "corrupt"),
+        ("00/0" + pack([200]), "corrupt"),
+        (pack([9999]) + "0/", "past the sections"),
+        ("00/" + pack([999]) + "0", "past the pages"),
     ],
 )
 def test_corrupt_postings_fail_on_search(postings: str, message: str) -> None:
@@ -229,3 +237,35 @@ def test_corrupt_postings_fail_on_search(postings: str, message: str) -> None:
     index = load_index(_broken(("terms", "json"), postings))
     with pytest.raises(DocsIndexError, match=message):
         index.search("json")
+
+
+def test_the_sites_own_index_words_find_a_section_and_are_not_stored() -> None:
+    """Keywords (general index entries) make a section findable by words its
+    text lacks; the loaded section comes back without them."""
+    walrus = Section(
+        "/ref.html#index-86",
+        "Ref",
+        "Assignment expressions",
+        "x := 1 binds x.",
+        keywords=("walrus operator",),
+    )
+    other = Section("/other.html", "Other", "Operators", "The operator module.")
+    index = load_index(build_index([walrus, other]))
+    assert index.search("walrus operator")[0].section == replace(walrus, keywords=())
+
+
+def test_a_common_word_only_ranks_sections_a_rarer_word_found() -> None:
+    """In a large index, a word in most sections adds to what the rare word
+    matched and brings in nothing of its own; alone, it still finds them all."""
+    sections = [Section(f"/p{n}.html", "P", f"Page {n}", "common words here") for n in range(600)]
+    sections.append(Section("/rare.html", "R", "Rare", "a zebra among common words"))
+    index = load_index(build_index(sections))
+    assert [hit.section.page for hit in index.search("zebra common", limit=5)] == ["/rare.html"]
+    assert len(index.search("common", limit=5)) == 5
+
+
+@pytest.mark.parametrize("numbers", [[], [0], [0, 1, 79, 80, 207, 208, 60000, 0xD800, 10**6]])
+def test_packed_numbers_round_trip(numbers: list[int]) -> None:
+    """Any numbers, one-byte, wide and past the surrogate block, come back as packed."""
+    assert unpack(pack(numbers)) == numbers
+    assert unpack(" ") == [-16]  # a character pack never writes reads as damage

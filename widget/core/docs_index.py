@@ -22,10 +22,11 @@ Ranking, all of it general (nothing knows a particular site or question):
   (an alias counts ``ALIAS_WEIGHT`` of the reader's own word, and a section
   scores by the better of the two, not both).
 - BM25F over a section's fields: a term counts most in its heading, then in
-  its page title, then its breadcrumb and its text. Length norms are
-  sublinear, so a long reference section is not buried for being long; idf
-  is softened (``IDF_POWER``) so one rare word the answer happens not to use
-  does not sink it.
+  what the site's own index says the section is about (``Section.keywords``),
+  its page title, its breadcrumb and its text. Length
+  norms are sublinear, so a long reference section is not buried for being
+  long; idf is softened (``IDF_POWER``) so one rare word the answer happens
+  not to use does not sink it.
 - The same over the whole page (title, all headings, all text), because a
   section is a better answer on a page that is about the question.
 - How closely the heading itself matches the question.
@@ -36,19 +37,23 @@ Ranking, all of it general (nothing knows a particular site or question):
 - Each page's best section comes first; a page's other sections follow the
   best sections of all the other matching pages.
 
-Payload layout (``"format": 2``), in short keys to keep it small:
+Payload layout (``"format": 3``): columns, not rows, so that loading a large
+index builds a few dozen Python objects per column instead of one per cell
+(numbers are packed into strings, see ``packed``):
 
-- ``pages``: ``[path, title, title_terms]`` per page.
-- ``sections``: ``[page, anchor, title, breadcrumb, text, title_terms,
-  breadcrumb_terms, body_terms, links]`` per section; ``text`` is capped at
-  ``TEXT_LIMIT`` characters (the postings count all of it).
-- ``terms``: for each term its postings as one string, two characters per
-  section it is in: the section number as the gap from the previous one, and
-  ``code`` = ``body_count << 3 | in_breadcrumb << 2 | in_page_title << 1 |
-  in_title``. Each number ``n`` is the character ``chr(n + 48)`` (skipping the
-  surrogate block), so most take one byte of UTF-8 and decoding is one
-  ``map(ord, …)``: parsing one string is far cheaper than parsing a JSON list
-  of numbers, and only the query's terms are ever decoded.
+- ``pages``: ``{"path": [...], "title": [...]}``, lists of strings.
+- ``sections``: ``{"page", "title_terms", "links"}`` packed, and ``{"anchor",
+  "title", "breadcrumb", "text"}`` as lists of strings (a breadcrumb's titles
+  joined by a tab); ``text`` is capped at ``TEXT_LIMIT`` characters (the
+  postings count all of it).
+- ``terms``: for each term, its section postings, ``SEPARATOR``, its page
+  postings. Section postings are pairs (the section number as the gap from
+  the previous one, ``impact << 1 | in_title``); page postings are pairs
+  (gap, impact). An impact is the term's saturated BM25F in that section or
+  page, ``tf / (K1 + tf)``, in ``IMPACT_LEVELS`` steps: worked out at build
+  time, so a search only adds numbers. Only the question's terms are
+  decoded, rarest first; a common one adds only to what the rarer ones found
+  (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
 """
@@ -61,13 +66,15 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate, compress, repeat
+from operator import add, and_, mul
 from typing import Any
 
 from widget.core.errors import DocsIndexError
-from widget.core.text import WORD, query_terms, terms, word_terms
+from widget.core.packed import SEPARATOR, pack, unpack
+from widget.core.text import WORD, QueryTerm, query_terms, terms, word_terms
 
-FORMAT = 2
+FORMAT = 3
 #: Characters of a section's text kept in the payload (for snippets and prompts).
 TEXT_LIMIT = 600
 SNIPPET_LENGTH = 200
@@ -79,14 +86,24 @@ K1 = 1.2
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
-#: (weight, BM25's b) of a section's title, page title, breadcrumb and text.
-SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
+#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
+#: and text (the order of ``_section_fields``).
+SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
 #: (weight, b) of a page's title, all its headings, all its text.
 PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
 #: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
 LENGTH_POWER = 0.5
+#: Impacts (saturated term frequencies, in [0, 1)) are stored in this many steps:
+#: with its title bit, a section's impact fits one byte of UTF-8 (see ``packed``).
+IMPACT_LEVELS = 40
 #: Shares of the final score: the section's BM25F, its page's, its heading match.
 SECTION_SHARE, PAGE_SHARE, HEADING_SHARE = 0.4, 0.5, 0.1
+#: A question term found in more than this share of all sections (a common
+#: word: "get", "file") only adds to sections its rarer terms matched, which
+#: keeps a search over a large index to the few thousand sections that can win.
+COMMON_SHARE = 0.05
+#: ... and in more than this many (a small site is quick to search in full).
+COMMON_LEAST = 500
 #: How much a docs word found for a reader's word (an alias) counts, relative to it.
 ALIAS_WEIGHT = 0.7
 #: Release notes and changelogs mention everything once and rarely answer a
@@ -101,13 +118,8 @@ CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed
 #: Sections no other page links to score ``1 - LINK_WEIGHT`` of what they would;
 #: the most linked-to section keeps its full score (see ``Section.links``).
 LINK_WEIGHT = 0.2
-_TITLE, _PAGE, _CRUMBS, _BODY = range(4)
-# Postings' characters: number n is chr(n + _ZERO), above the characters JSON
-# must escape; numbers that would land in the surrogate block go past it.
-_ZERO = 48
-_SURROGATES = 0xD800 - _ZERO
-#: A term's count in a section is kept up to this (saturation makes more moot).
-MAX_COUNT = 1000
+#: A breadcrumb's titles are joined by this in the payload (titles never hold one).
+_CRUMB = "\t"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +132,9 @@ class Section:
     page title. ``links`` counts the other pages that link to this section
     (the extractor fills it in): docs cross-reference their canonical entries,
     so it tells ``functions.html#round`` from the many other entries named round.
+    ``keywords`` are the site's own index entries pointing here ("walrus
+    operator" for the paragraph on assignment expressions): indexed for
+    search, not kept in the payload, so a loaded section has none.
     """
 
     address: str
@@ -128,6 +143,7 @@ class Section:
     text: str
     breadcrumb: tuple[str, ...] = ()
     links: int = 0
+    keywords: tuple[str, ...] = ()
 
     @property
     def page(self) -> str:
@@ -156,55 +172,117 @@ class Hit:
     snippet: str
 
 
+# --- Building -------------------------------------------------------------
+
+
 def build_index(sections: Iterable[Section]) -> dict[str, object]:
     """The ``index.json`` payload for ``sections`` (same input, same output)."""
     sections = list(sections)
-    pages: dict[str, int] = {}
-    page_rows: list[list[object]] = []
-    section_rows: list[list[object]] = []
-    postings: dict[str, list[int]] = {}
-    for number, section in enumerate(sections):
-        path, _, anchor = section.address.partition("#")
-        if path not in pages:
-            pages[path] = len(page_rows)
-            page_rows.append([path, section.page_title, len(terms(section.page_title))])
-        fields = (
-            terms(section.title),
-            terms(section.page_title),
-            terms(" ".join(section.breadcrumb)),
-            terms(section.text),
-        )
-        counts: dict[str, int] = {}
-        for term in fields[_BODY]:
-            counts[term] = counts.get(term, 0) + 1
-        flags: dict[str, int] = {}
-        for bit, field_terms in enumerate(fields[:_BODY]):
+    page_numbers: dict[str, int] = {}
+    page_titles: list[str] = []
+    page_of: list[int] = []
+    fields = [_section_fields(section) for section in sections]
+    for section in sections:
+        page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
+        if len(page_titles) < len(page_numbers):
+            page_titles.append(section.page_title)
+    section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
+    page_lengths = [[0, 0, 0] for _ in page_titles]
+    for number, row in enumerate(fields):
+        lengths = page_lengths[page_of[number]]
+        lengths[0] = len(row[2])
+        lengths[1] += len(row[0])
+        lengths[2] += len(row[4])
+    page_scales = _field_scales(page_lengths, PAGE_FIELDS)
+
+    section_postings: dict[str, list[int]] = {}
+    page_tf: dict[str, dict[int, float]] = {}
+    titled_pages: set[int] = set()  # pages whose title is counted already
+    for number, row in enumerate(fields):
+        tf: dict[str, float] = {}
+        for scales, field_terms in zip(section_scales, row, strict=True):
             for term in field_terms:
-                flags[term] = flags.get(term, 0) | 1 << bit
-        for term in counts.keys() | flags.keys():
-            postings.setdefault(term, []).append(number)
-            count = min(counts.get(term, 0), MAX_COUNT)
-            postings[term].append(count << 3 | flags.get(term, 0))
-        section_rows.append(
-            [
-                pages[path],
-                anchor,
-                section.title,
-                list(section.breadcrumb),
-                _cap(section.text),
-                len(fields[_TITLE]),
-                len(fields[_CRUMBS]),
-                len(fields[_BODY]),
-                section.links,
-            ]
-        )
+                tf[term] = tf.get(term, 0.0) + scales[number]
+        title = set(row[0])
+        page = page_of[number]
+        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
+        if page not in titled_pages:
+            titled_pages.add(page)
+            per_page.append((row[2], page_scales[0][page]))
+        for term, value in tf.items():
+            section_postings.setdefault(term, []).extend(
+                (number, _impact(value) << 1 | (term in title))
+            )
+        for field_terms, scale in per_page:
+            for term in field_terms:
+                counts = page_tf.setdefault(term, {})
+                counts[page] = counts.get(page, 0.0) + scale
     return {
         "format": FORMAT,
         "version": _version(sections),
-        "pages": page_rows,
-        "sections": section_rows,
-        "terms": {term: _encode(postings[term]) for term in sorted(postings)},
+        "pages": {"path": list(page_numbers), "title": page_titles},
+        "sections": {
+            "page": pack(page_of),
+            "anchor": [section.address.partition("#")[2] for section in sections],
+            "title": [section.title for section in sections],
+            "breadcrumb": [
+                _CRUMB.join(crumb.replace(_CRUMB, " ") for crumb in section.breadcrumb)
+                for section in sections
+            ],
+            "text": [_cap(section.text) for section in sections],
+            "title_terms": pack(len(row[0]) for row in fields),
+            "links": pack(section.links for section in sections),
+        },
+        "terms": {
+            term: _gaps(section_postings[term])
+            + SEPARATOR
+            + _gaps(
+                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
+            )
+            for term in sorted(section_postings)
+        },
     }
+
+
+def _section_fields(section: Section) -> tuple[list[str], ...]:
+    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
+    return (
+        terms(section.title),
+        terms(" ".join(section.keywords)),
+        terms(section.page_title),
+        terms(" ".join(section.breadcrumb)),
+        terms(section.text),
+    )
+
+
+def _impact(tf: float) -> int:
+    """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
+    return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
+
+
+def _gaps(pairs: list[int]) -> str:
+    """``[number, value, …]`` packed, each number as its gap from the one before."""
+    gaps = pairs[:]
+    for i in range(len(gaps) - 2, 0, -2):
+        gaps[i] -= gaps[i - 2]
+    return pack(gaps)
+
+
+def _field_scales(
+    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
+) -> list[list[float]]:
+    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
+    scales = []
+    for column_number, (weight, b) in enumerate(fields):
+        column = [row[column_number] for row in lengths]
+        average = sum(column) / len(column) if column else 0.0
+        scales.append(
+            [
+                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
+                for length in column
+            ]
+        )
+    return scales
 
 
 def _cap(text: str) -> str:
@@ -214,31 +292,107 @@ def _cap(text: str) -> str:
     return text[: cut if cut > TEXT_LIMIT // 2 else TEXT_LIMIT] + " …"
 
 
-def _encode(pairs: list[int]) -> str:
-    """``[section, code, …]`` as one character per number, each section number
-    as its gap from the last (see the payload layout above)."""
-    gaps = pairs[:]
-    for i in range(len(gaps) - 2, 0, -2):
-        gaps[i] -= gaps[i - 2]
-    return "".join(chr(n + _ZERO if n < _SURROGATES else n + _ZERO + 0x800) for n in gaps)
-
-
-def _decode_numbers(encoded: str) -> list[int]:
-    """The numbers :func:`_encode` wrote (``-1`` or less for a character it never writes)."""
-    return [c - _ZERO if c < 0xD800 else c - _ZERO - 0x800 for c in map(ord, encoded)]
-
-
 def _version(sections: list[Section]) -> str:
     canonical = json.dumps(
-        [[s.address, s.page_title, s.title, list(s.breadcrumb), s.text] for s in sections],
+        [
+            [s.address, s.page_title, s.title, list(s.breadcrumb), s.text, list(s.keywords)]
+            for s in sections
+        ],
         ensure_ascii=False,
         separators=(",", ":"),
     )
     return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
+# --- Loading --------------------------------------------------------------
+
+_REBUILD = "rebuild the index with build.py"
+
+
+def load_index(payload: object) -> DocsIndex:
+    """Read a payload made by :func:`build_index` (already parsed from JSON)."""
+    if not isinstance(payload, dict):
+        raise DocsIndexError(f"index.json must hold a JSON object; {_REBUILD}")
+    if payload.get("format") != FORMAT:
+        raise DocsIndexError(
+            f"index.json has format {payload.get('format')!r} but this panel reads format"
+            f" {FORMAT}; {_REBUILD} from the same release as the panel"
+        )
+    version = payload.get("version")
+    if not (isinstance(version, str) and version):
+        raise DocsIndexError(f"index.json has no version; {_REBUILD}")
+    pages = _table(payload, "pages", strings=("path", "title"), packed=())
+    sections = _table(
+        payload,
+        "sections",
+        strings=("anchor", "title", "breadcrumb", "text"),
+        packed=("page", "title_terms", "links"),
+    )
+    postings = payload.get("terms")
+    if not isinstance(postings, dict) or not set(map(type, postings.values())) <= {str}:
+        raise DocsIndexError(f"index.json: 'terms' must map terms to strings; {_REBUILD}")
+    paths: list[str] = pages["path"]
+    page_of: list[int] = sections["page"]
+    if max(page_of, default=-1) >= len(paths):
+        raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
+    addresses = [
+        paths[page] + f"#{anchor}" if anchor else paths[page]
+        for page, anchor in zip(page_of, sections["anchor"], strict=True)
+    ]
+    page_prior = [CHANGELOG_PRIOR if CHANGELOG.search(path) else 1.0 for path in paths]
+    link_prior = _link_priors(sections["links"])
+    return DocsIndex(
+        version=version,
+        _page_titles=pages["title"],
+        _columns=sections,
+        _addresses=addresses,
+        _by_address={address: number for number, address in enumerate(addresses)},
+        _page_paths=frozenset(paths),
+        _page_of=page_of,
+        _link_prior=link_prior,
+        _prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
+        _postings=postings,
+    )
+
+
+def _table(
+    payload: dict[str, Any], name: str, *, strings: tuple[str, ...], packed: tuple[str, ...]
+) -> dict[str, list[Any]]:
+    """The columns of ``payload[name]``, packed ones unpacked, all of one length."""
+    table = payload.get(name)
+    columns: dict[str, list[Any]] = {}
+    if isinstance(table, dict):
+        for key in strings:
+            column = table.get(key)
+            if isinstance(column, list) and set(map(type, column)) <= {str}:
+                columns[key] = column
+        for key in packed:
+            column = table.get(key)
+            if isinstance(column, str):
+                numbers = unpack(column)
+                if min(numbers, default=0) >= 0:
+                    columns[key] = numbers
+    if len(columns) < len(strings) + len(packed) or len({len(c) for c in columns.values()}) > 1:
+        raise DocsIndexError(
+            f"index.json: '{name}' must hold the columns {', '.join(strings + packed)}"
+            f" of equal length; {_REBUILD}"
+        )
+    return columns
+
+
+def _link_priors(links: Sequence[int]) -> list[float]:
+    """Per section, ``1 - LINK_WEIGHT`` unlinked up to 1 for the most linked, on a log scale."""
+    most = math.log1p(max(links, default=0))
+    if not most:
+        return [1.0] * len(links)
+    return [1 - LINK_WEIGHT * (1 - math.log1p(count) / most) for count in links]
+
+
+# --- Searching ------------------------------------------------------------
+
+
 class _Tally:
-    """What one search accumulates: per section and page, the sum over query terms."""
+    """What one search accumulates, per section and page, over the query's terms."""
 
     __slots__ = ("heading_hits", "heading_weight", "pages", "sections")
 
@@ -248,37 +402,33 @@ class _Tally:
         self.heading_weight: dict[int, float] = {}  # section -> weight of terms in its title
         self.heading_hits: dict[int, int] = {}  # section -> query terms in its title
 
-    def add(self, match: _Match) -> None:
-        """Add one query term's best matches (of the term or one of its aliases)."""
-        for number, value in match.sections.items():
-            self.sections[number] = self.sections.get(number, 0.0) + value
-        for page, value in match.pages.items():
-            self.pages[page] = self.pages.get(page, 0.0) + value
-        for number, weight in match.headings.items():
+    def add(
+        self,
+        sections: dict[int, float],
+        pages: dict[int, float],
+        titled: dict[int, float],
+        *,
+        common: bool,
+    ) -> None:
+        """Add one query term's matches; a ``common`` term's only to sections
+        already matched (it cannot lift a section that matches nothing else)."""
+        for into, values in ((self.sections, sections), (self.pages, pages)):
+            get = into.get
+            if common and into and len(into) < len(values):
+                for key in into:
+                    into[key] += values.get(key, 0.0)
+            elif common and into:
+                for key, value in values.items():
+                    if key in into:
+                        into[key] += value
+            else:
+                for key, value in values.items():
+                    into[key] = get(key, 0.0) + value
+        for number, weight in titled.items():
+            if number not in self.sections:
+                continue
             self.heading_weight[number] = self.heading_weight.get(number, 0.0) + weight
             self.heading_hits[number] = self.heading_hits.get(number, 0) + 1
-
-
-class _Match:
-    """One query term's scores; for a term with aliases, the best of each (dis-max)."""
-
-    __slots__ = ("headings", "pages", "sections")
-
-    def __init__(self) -> None:
-        self.sections: dict[int, float] = {}  # section -> BM25F
-        self.pages: dict[int, float] = {}  # page -> BM25F
-        self.headings: dict[int, float] = {}  # section -> weight, if the term is in its title
-
-    def keep_best(self, other: _Match) -> None:
-        """Keep, per section and page, the higher of this match and ``other``."""
-        for mine, theirs in (
-            (self.sections, other.sections),
-            (self.pages, other.pages),
-            (self.headings, other.headings),
-        ):
-            for key, value in theirs.items():
-                if value > mine.get(key, 0.0):
-                    mine[key] = value
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -286,20 +436,15 @@ class DocsIndex:
     """A loaded index: look sections up by address, or search them."""
 
     version: str
-    _pages: list[list[Any]] = field(repr=False)
-    _rows: list[list[Any]] = field(repr=False)  # the payload's section rows
+    _page_titles: list[str] = field(repr=False)
+    _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
     _addresses: list[str] = field(repr=False)
     _by_address: Mapping[str, int] = field(repr=False)
     _page_paths: frozenset[str] = field(repr=False)
     _page_of: list[int] = field(repr=False)
-    _page_prior: list[float] = field(repr=False)  # per page, a factor on its sections' scores
-    _link_prior: list[float] = field(repr=False)  # per section, the same
-    _title_terms: list[int] = field(repr=False)
+    _link_prior: list[float] = field(repr=False)  # per section, a factor on its score
+    _prior: list[float] = field(repr=False)  # per section, the same times its page's prior
     _postings: Mapping[str, str] = field(repr=False)
-    # Per field, per section (title, page title, breadcrumb, text) and per page
-    # (title, headings, text): the field's weight over its length norm.
-    _section_scales: tuple[list[float], ...] = field(repr=False)
-    _page_scales: tuple[list[float], ...] = field(repr=False)
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it."""
@@ -311,18 +456,19 @@ class DocsIndex:
         return path in self._page_paths
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._addresses)
 
     def _section(self, number: int) -> Section:
         """Sections are made when asked for: most of a big index is never shown."""
-        page, _, title, breadcrumb, text, *_, links = self._rows[number]
+        columns = self._columns
+        crumbs = columns["breadcrumb"][number]
         return Section(
             address=self._addresses[number],
-            page_title=self._pages[page][1],
-            title=title,
-            text=text,
-            breadcrumb=tuple(breadcrumb),
-            links=links,
+            page_title=self._page_titles[self._page_of[number]],
+            title=columns["title"][number],
+            text=columns["text"][number],
+            breadcrumb=tuple(crumbs.split(_CRUMB)) if crumbs else (),
+            links=columns["links"][number],
         )
 
     def search(self, query: str, *, prefix: str | None = None, limit: int = 8) -> list[Hit]:
@@ -339,107 +485,123 @@ class DocsIndex:
         tally = _Tally()
         weights: dict[str, float] = {}  # term -> weight, for the snippet
         best_possible = 0.0
-        for question_term in asked:
-            match: _Match | None = None
-            best = 0.0
-            shares = (1.0,) + (ALIAS_WEIGHT,) * len(question_term.aliases)
-            for term, share in zip(
-                (question_term.term, *question_term.aliases), shares, strict=True
-            ):
-                postings = self._decode(term)
-                weight = self._idf(len(postings) // 2) * question_term.weight * share
-                weights[term] = max(weights.get(term, 0.0), weight)
-                best = max(best, weight)
-                found = self._match(postings, weight)
-                if match is None:
-                    match = found
-                else:
-                    match.keep_best(found)
-            if match is not None:
-                tally.add(match)
-            best_possible += best
+        # Rarest first: the terms that pick the candidates; see COMMON_SHARE.
+        for question_term in sorted(asked, key=lambda term: self._count(term.term)):
+            best_possible += self._add_term(question_term, tally, weights)
         about_changes = not CHANGE_TERMS.isdisjoint(term.term for term in asked)
         scored = self._rank(tally, best_possible, prefix, about_changes)
         hits = []
-        for negated, number in self._crowded(scored, limit):
+        for value, number in self._crowded(scored, limit):
             section = self._section(number)
-            score = min(1.0, -negated / best_possible)
-            hits.append(Hit(section, score, snippet(section.text, weights)))
+            hits.append(
+                Hit(section, min(1.0, value / best_possible), snippet(section.text, weights))
+            )
         return hits
 
+    def _add_term(
+        self, question_term: QueryTerm, tally: _Tally, weights: dict[str, float]
+    ) -> float:
+        """Add a question term's best match (of it or an alias) to ``tally``; return its
+        most possible weight."""
+        best = 0.0
+        found: list[tuple[dict[int, float], dict[int, float], dict[int, float]]] = []
+        shares = (1.0,) + (ALIAS_WEIGHT,) * len(question_term.aliases)
+        for term, share in zip((question_term.term, *question_term.aliases), shares, strict=True):
+            sections, pages = self._decode(term)
+            weight = self._idf(len(sections) // 2) * question_term.weight * share
+            weights[term] = max(weights.get(term, 0.0), weight)
+            best = max(best, weight)
+            found.append(self._match(sections, pages, weight))
+        first, *others = found
+        for other in others:  # dis-max: per section and page, the better of term and alias
+            for mine, theirs in zip(first, other, strict=True):
+                for key, value in theirs.items():
+                    if value > mine.get(key, 0.0):
+                        mine[key] = value
+        common = self._count(question_term.term) > max(COMMON_SHARE * len(self), COMMON_LEAST)
+        tally.add(*first, common=common)
+        return best
+
+    def _count(self, term: str) -> int:
+        """How many sections have ``term`` (each posting takes two characters)."""
+        return len(self._postings.get(term, "").partition(SEPARATOR)[0]) // 2
+
     def _idf(self, count: int) -> float:
-        """BM25's inverse document frequency of a term in ``count`` sections (> 0)."""
-        return math.pow(math.log(1 + (len(self._rows) - count + 0.5) / (count + 0.5)), IDF_POWER)
+        """BM25's inverse document frequency of a term in ``count`` sections."""
+        return math.pow(math.log(1 + (len(self) - count + 0.5) / (count + 0.5)), IDF_POWER)
 
-    def _decode(self, term: str) -> list[int]:
-        numbers = _decode_numbers(self._postings.get(term, ""))
-        if len(numbers) % 2 or (numbers and min(numbers) < 0):
+    def _decode(self, term: str) -> tuple[list[int], list[int]]:
+        """A term's section and page postings, unpacked (still as gaps)."""
+        encoded = self._postings.get(term, "")
+        sections, _, pages = encoded.partition(SEPARATOR)
+        numbers, page_numbers = unpack(sections), unpack(pages)
+        if (
+            len(numbers) % 2
+            or len(page_numbers) % 2
+            or min(numbers, default=0) < 0
+            or min(page_numbers, default=0) < 0
+            or max(numbers[1::2], default=0) >= 2 * IMPACT_LEVELS
+            or max(page_numbers[1::2], default=0) >= IMPACT_LEVELS
+            or bool(encoded) != (SEPARATOR in encoded)
+        ):
             raise DocsIndexError(f"index.json: the postings of {term!r} are corrupt; {_REBUILD}")
-        return numbers
+        return numbers, page_numbers
 
-    def _match(self, postings: list[int], weight: float) -> _Match:
-        """One term's BM25F in the sections and pages its ``postings`` list."""
-        title, page_title, crumbs, body = self._section_scales
-        page_of = self._page_of
-        match = _Match()
-        per_page: dict[int, list[int]] = {}  # page -> [count in text, in headings, in title]
-        number = 0
-        try:
-            for i in range(0, len(postings), 2):
-                number += postings[i]
-                code = postings[i + 1]
-                count = code >> 3
-                tf = count * body[number]
-                if code & 1:
-                    tf += title[number]
-                    match.headings[number] = weight
-                if code & 2:
-                    tf += page_title[number]
-                if code & 4:
-                    tf += crumbs[number]
-                match.sections[number] = weight * tf / (K1 + tf)
-                totals = per_page.setdefault(page_of[number], [0, 0, 0])
-                totals[0] += count
-                totals[1] += code & 1
-                totals[2] = code & 2
-        except IndexError:
-            raise DocsIndexError(
-                f"index.json: postings point past the sections; {_REBUILD}"
-            ) from None
-        p_title, p_headings, p_body = self._page_scales
-        for page, (count, headings, in_title) in per_page.items():
-            tf = count * p_body[page] + headings * p_headings[page] + (in_title and p_title[page])
-            match.pages[page] = weight * tf / (K1 + tf)
-        return match
+    def _match(
+        self, sections: list[int], pages: list[int], weight: float
+    ) -> tuple[dict[int, float], dict[int, float], dict[int, float]]:
+        """One term's scores: per section, per page, and per section whose title has it."""
+        table = [weight * (code >> 1) / IMPACT_LEVELS for code in range(2 * IMPACT_LEVELS)]
+        numbers = list(accumulate(sections[0::2]))
+        codes = sections[1::2]
+        if numbers and numbers[-1] >= len(self):
+            raise DocsIndexError(f"index.json: postings point past the sections; {_REBUILD}")
+        page_numbers = list(accumulate(pages[0::2]))
+        if page_numbers and page_numbers[-1] >= len(self._page_titles):
+            raise DocsIndexError(f"index.json: postings point past the pages; {_REBUILD}")
+        page_table = table[0::2]
+        return (
+            dict(zip(numbers, map(table.__getitem__, codes), strict=True)),
+            dict(zip(page_numbers, map(page_table.__getitem__, pages[1::2]), strict=True)),
+            dict.fromkeys(compress(numbers, map(and_, codes, repeat(1))), weight),
+        )
 
     def _rank(
         self, tally: _Tally, best_possible: float, prefix: str | None, about_changes: bool
     ) -> list[tuple[float, int]]:
-        """``(-score, section)`` of every match, best first; scores at most ``best_possible``.
+        """``(score, section)`` of every match, best first; scores at most ``best_possible``.
 
         A section's score blends its BM25F, its page's and how closely its
         heading matches the question, times its priors (release notes only
         when the question is not ``about_changes``).
         """
-        pages = tally.pages
-        heading_weight, heading_hits = tally.heading_weight, tally.heading_hits
-        page_of, title_terms, addresses = self._page_of, self._title_terms, self._addresses
-        prior = [1.0] * len(self._pages) if about_changes else self._page_prior
-        link_prior = self._link_prior
-        scored = []
-        for number, value in tally.sections.items():
-            if prefix is not None and not addresses[number].startswith(prefix):
+        pages, page_of = tally.pages, self._page_of
+        prior = self._link_prior if about_changes else self._prior
+        # (SECTION_SHARE * section + PAGE_SHARE * page) * prior, in C-level maps:
+        # a common word's search has thousands of candidates.
+        numbers = list(tally.sections)
+        page_values = map(pages.get, map(page_of.__getitem__, numbers), repeat(0.0))
+        blend = map(
+            add,
+            map(mul, tally.sections.values(), repeat(SECTION_SHARE)),
+            map(mul, page_values, repeat(PAGE_SHARE)),
+        )
+        scores = dict(zip(numbers, map(mul, blend, map(prior.__getitem__, numbers)), strict=True))
+        title_terms = self._columns["title_terms"]
+        heading_hits = tally.heading_hits
+        for number, weight in tally.heading_weight.items():
+            # F1 of "the heading covers the question" and "the heading is the question".
+            covered = weight / best_possible
+            if not covered:
                 continue
-            page = page_of[number]
-            score = SECTION_SHARE * value + PAGE_SHARE * pages[page]
-            covered = heading_weight.get(number, 0.0) / best_possible
-            if covered:
-                # F1 of "the heading covers the question" and "the heading is the question".
-                precise = min(1.0, heading_hits[number] / max(1, title_terms[number]))
-                score += HEADING_SHARE * best_possible * 2 * precise * covered / (precise + covered)
-            scored.append((-score * prior[page] * link_prior[number], number))
-        scored.sort()
-        return scored
+            precise = min(1.0, heading_hits[number] / max(1, title_terms[number]))
+            f1 = 2 * precise * covered / (precise + covered)
+            scores[number] += HEADING_SHARE * best_possible * f1 * prior[number]
+        if prefix is not None:
+            addresses = self._addresses
+            scores = {n: s for n, s in scores.items() if addresses[n].startswith(prefix)}
+        # Ties go to the section that comes first in the site.
+        return sorted(((score, number) for number, score in scores.items()), key=_best_first)
 
     def _crowded(self, scored: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
         """The first ``limit`` of ``scored``, each page's best section before any page's second."""
@@ -455,118 +617,8 @@ class DocsIndex:
         return (firsts + others)[:limit]
 
 
-_REBUILD = "rebuild the index with build.py"
-
-
-def load_index(payload: object) -> DocsIndex:
-    """Read a payload made by :func:`build_index` (already parsed from JSON)."""
-    if not isinstance(payload, dict):
-        raise DocsIndexError(f"index.json must hold a JSON object; {_REBUILD}")
-    if payload.get("format") != FORMAT:
-        raise DocsIndexError(
-            f"index.json has format {payload.get('format')!r} but this panel reads format"
-            f" {FORMAT}; {_REBUILD} from the same release as the panel"
-        )
-    version = payload.get("version")
-    pages = payload.get("pages")
-    rows = payload.get("sections")
-    postings = payload.get("terms")
-    if not (isinstance(version, str) and version):
-        raise DocsIndexError(f"index.json has no version; {_REBUILD}")
-    # Checked a column at a time: a big index has tens of thousands of rows.
-    page_columns = _columns(pages, (str, str, int)) if isinstance(pages, list) else None
-    if not isinstance(pages, list) or page_columns is None:
-        raise DocsIndexError(f"index.json: 'pages' must be [path, title, terms] rows; {_REBUILD}")
-    columns = _columns(rows, _SECTION_KINDS) if isinstance(rows, list) else None
-    if (
-        not isinstance(rows, list)
-        or columns is None
-        or not _all_below(columns[0], len(pages))
-        or not _all_strings(columns[3])
-    ):
-        raise DocsIndexError(
-            "index.json: 'sections' must be [page, anchor, title, breadcrumb, text,"
-            f" title_terms, breadcrumb_terms, body_terms, links] rows; {_REBUILD}"
-        )
-    if not isinstance(postings, dict) or not set(map(type, postings.values())) <= {str}:
-        raise DocsIndexError(f"index.json: 'terms' must map terms to strings; {_REBUILD}")
-    paths, _, page_terms = page_columns
-    page_of, anchors, _, _, _, title_terms, crumb_terms, body_terms, links = columns
-    addresses = [
-        paths[page] + f"#{anchor}" if anchor else paths[page]
-        for page, anchor in zip(page_of, anchors, strict=True)
-    ]
-    page_lengths = [[terms, 0, 0] for terms in page_terms]
-    for page, title_length, body_length in zip(page_of, title_terms, body_terms, strict=True):
-        page_lengths[page][1] += title_length
-        page_lengths[page][2] += body_length
-    section_lengths = zip(
-        title_terms, (page_terms[page] for page in page_of), crumb_terms, body_terms, strict=True
-    )
-    return DocsIndex(
-        version=version,
-        _pages=pages,
-        _rows=rows,
-        _addresses=addresses,
-        _by_address={address: number for number, address in enumerate(addresses)},
-        _page_paths=frozenset(paths),
-        _page_of=list(page_of),
-        _page_prior=[CHANGELOG_PRIOR if CHANGELOG.search(path) else 1.0 for path in paths],
-        _link_prior=_link_priors(links),
-        _title_terms=list(title_terms),
-        _postings=postings,
-        _section_scales=_field_scales(list(section_lengths), SECTION_FIELDS),
-        _page_scales=_field_scales(page_lengths, PAGE_FIELDS),
-    )
-
-
-def _link_priors(links: Sequence[int]) -> list[float]:
-    """Per section, ``1 - LINK_WEIGHT`` unlinked up to 1 for the most linked, on a log scale."""
-    most = math.log1p(max(links, default=0))
-    if not most:
-        return [1.0] * len(links)
-    return [1 - LINK_WEIGHT * (1 - math.log1p(count) / most) for count in links]
-
-
-#: The type of each value of a section row (see the payload layout).
-_SECTION_KINDS = (int, str, str, list, str, int, int, int, int)
-
-
-def _columns(rows: list[Any], kinds: tuple[type, ...]) -> list[tuple[Any, ...]] | None:
-    """``rows`` as columns if each row has one value of each kind (an ``int``
-    kind means a count: a non-negative int, not a bool); else None."""
-    if any(type(row) is not list or len(row) != len(kinds) for row in rows):
-        return None
-    columns = list(zip(*rows, strict=True)) or [()] * len(kinds)
-    for column, kind in zip(columns, kinds, strict=True):
-        if not set(map(type, column)) <= {kind} or (kind is int and min(column, default=0) < 0):
-            return None
-    return columns
-
-
-def _all_below(counts: tuple[int, ...], limit: int) -> bool:
-    return max(counts, default=-1) < limit
-
-
-def _all_strings(lists: tuple[list[object], ...]) -> bool:
-    return set(map(type, chain.from_iterable(lists))) <= {str}
-
-
-def _field_scales(
-    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
-) -> tuple[list[float], ...]:
-    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
-    scales = []
-    for column_number, (weight, b) in enumerate(fields):
-        column = [row[column_number] for row in lengths]
-        average = sum(column) / len(column) if column else 0.0
-        scales.append(
-            [
-                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
-                for length in column
-            ]
-        )
-    return tuple(scales)
+def _best_first(scored: tuple[float, int]) -> tuple[float, int]:
+    return -scored[0], scored[1]
 
 
 def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGTH) -> str:
@@ -580,12 +632,21 @@ def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGT
         if found:
             matches.append((match.start(), max(found, key=weights.__getitem__)))
     start, best = 0, 0.0
-    for i, (position, _) in enumerate(matches):
+    # A window opens a little before each match; it is worth the weight of the
+    # distinct terms in it (counted as matches enter and leave it).
+    counts: dict[str, int] = {}
+    value, end = 0.0, 0
+    for position, term in matches:
         window_start = max(0, position - length // 5)
-        seen = {term for at, term in matches[i:] if at < window_start + length}
-        value = sum(weights[term] for term in seen)
+        while end < len(matches) and matches[end][0] < window_start + length:
+            entering = matches[end][1]
+            counts[entering] = counts.get(entering, 0) + 1
+            value += weights[entering] if counts[entering] == 1 else 0.0
+            end += 1
         if value > best:
             start, best = window_start, value
+        counts[term] -= 1
+        value -= weights[term] if not counts[term] else 0.0
     if start:
         start = text.find(" ", start) + 1 or start
     end = min(len(text), start + length)

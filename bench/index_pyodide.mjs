@@ -1,0 +1,50 @@
+// The docs index in Pyodide under Node: what the worker pays to load it and to search it.
+//
+//   python3 bench/index_pyodide.py  (writes the index and questions, then runs this)
+//   node bench/index_pyodide.mjs INDEX.json QUESTIONS.json [RUNS]
+//
+// Loads the panel's core (widget/core) into Pyodide's file system, then times, RUNS
+// times each: json.loads of index.json's text plus load_index (the worker's start),
+// and every question's search. Prints one JSON line of figures (medians over runs).
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
+
+const [indexPath, questionsPath, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg || 5);
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const py = await loadPyodide();
+py.FS.mkdirTree("/app/widget/core");
+py.FS.writeFile("/app/widget/__init__.py", "");
+for (const name of readdirSync(join(root, "widget/core"))) {
+  if (name.endsWith(".py")) {
+    py.FS.writeFile(`/app/widget/core/${name}`, readFileSync(join(root, "widget/core", name)));
+  }
+}
+py.globals.set("index_text", readFileSync(indexPath, "utf8"));
+py.globals.set("questions_json", readFileSync(questionsPath, "utf8"));
+py.globals.set("runs", runs);
+const figures = py.runPython(`
+import sys, json, time, statistics
+sys.path.insert(0, "/app")
+from widget.core.docs_index import load_index
+questions = json.loads(questions_json)
+loads, latencies = [], []
+for _ in range(runs):
+    start = time.perf_counter()
+    index = load_index(json.loads(index_text))
+    loads.append(time.perf_counter() - start)
+    for question in questions:
+        start = time.perf_counter()
+        index.search(question, limit=8)
+        latencies.append(time.perf_counter() - start)
+json.dumps({
+    "load_ms": statistics.median(loads) * 1000,
+    "load_min_ms": min(loads) * 1000,
+    "search_p50_ms": statistics.median(latencies) * 1000,
+    "search_p95_ms": statistics.quantiles(latencies, n=20)[-1] * 1000,
+    "searches": len(latencies),
+})
+`);
+console.log(figures);
