@@ -113,7 +113,8 @@ def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> No
 def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
     """The shell gets its modules plus the core modules it shares with the worker, no more."""
     names = set(zipfile.ZipFile(BytesIO(files[manifest(files)["shellZip"]])).namelist())
-    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
+    shared = {"widget/core/protocol.py", "widget/core/lifecycle.py", "widget/core/i18n.py"}
+    assert {"shell/panel.py", "widget/core/locales/ar.py"} | shared <= names
     assert "widget/core/history.py" not in names and "shell/main.py" not in names
 
 
