@@ -78,6 +78,20 @@ def test_on_a_phone_the_panel_is_a_full_screen_sheet(phone: Page, site: Site) ->
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
+    """With the keyboard up the shell sets --dp-viewport-top/-height from visualViewport:
+    the sheet fits the visible part, composer at its bottom."""
+    phone.goto(site.url)
+    open_panel(phone)
+    phone.get_by_role("region", name="Docs assistant").evaluate(
+        "p => { p.style.setProperty('--dp-viewport-top', '30px');"
+        " p.style.setProperty('--dp-viewport-height', '400px'); }"
+    )
+    assert box(phone, "region", "Docs assistant") == {"x": 0, "y": 30, "width": 390, "height": 400}
+    question = box(phone, "textbox", "Ask a question")
+    assert 430 - 80 < question["y"] + question["height"] <= 430
+
+
 def test_right_to_left_mirrors_the_panel(page: Page, site: Site) -> None:
     """With dir="rtl" on its host the panel sits at the left and Send is left of the box."""
     page.goto(site.url)
