@@ -9,7 +9,14 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import Site
-from tests.browser.reader import ask_and_wait, open_history, open_panel, settled_archive, wait_ready
+from tests.browser.reader import (
+    age_the_archive,
+    ask_and_wait,
+    open_history,
+    open_panel,
+    settled_archive,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +58,7 @@ def test_every_state_has_no_axe_violations(page: Page, site: Site) -> None:
     page.get_by_role("button", name="Cancel").click()
 
     assert settled_archive(page, [["retry a failed job"]])
-    page.evaluate(
-        """() => { const a = JSON.parse(localStorage.getItem('docs-panel.history'));
-          a.conversations[0].index_version = 'an older build';
-          localStorage.setItem('docs-panel.history', JSON.stringify(a)); }"""
-    )
+    age_the_archive(page)
     page.get_by_role("button", name="New chat").click()
     open_history(page)
     page.get_by_role("button", name="retry a failed job").click()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, expect
+from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import open_panel, wait_ready
@@ -23,40 +23,27 @@ DEMO_PAGES = [
 ]
 
 
-def small_context(browser: Browser, watch: Watch, width: int, height: int) -> BrowserContext:
+@pytest.fixture
+def phone(browser: Browser, watch: Watch, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A touch phone, 390 by 760 px unless the test asks for another (width, height)."""
+    width, height = getattr(request, "param", (390, 760))
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
     )
     context.set_default_timeout(15_000)
     context.on("page", watch.attach)
-    return context
-
-
-@pytest.fixture
-def narrow(browser: Browser, watch: Watch) -> Iterator[Page]:
-    """A 360 px wide touch screen, the narrowest phones in common use."""
-    context = small_context(browser, watch, 360, 740)
     page = context.new_page()
     yield page
     watch.check(page)
     context.close()
 
 
+@pytest.mark.parametrize("phone", [(360, 740)], indirect=True)  # the narrowest in common use
 @pytest.mark.parametrize("path", DEMO_PAGES)
-def test_demo_pages_fit_a_360_px_screen(narrow: Page, site: Site, path: str) -> None:
+def test_demo_pages_fit_a_360_px_screen(phone: Page, site: Site, path: str) -> None:
     """No demo page scrolls sideways on a phone (it would push the launcher off-screen)."""
-    narrow.goto(site.url + path)
-    assert narrow.evaluate("document.documentElement.scrollWidth") <= 360
-
-
-@pytest.fixture
-def phone(browser: Browser, watch: Watch) -> Iterator[Page]:
-    """A 390 by 760 px touch phone."""
-    context = small_context(browser, watch, 390, 760)
-    page = context.new_page()
-    yield page
-    watch.check(page)
-    context.close()
+    phone.goto(site.url + path)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 def box(page: Page, role: str, name: str) -> FloatRect:
