@@ -148,8 +148,15 @@ def worker_sources() -> list[tuple[str, bytes]]:
     return files
 
 
-SHARED_CORE = ("errors.py", "lifecycle.py", "protocol.py")
-"""The core modules the shell imports too, written in the Python MicroPython has."""
+SHARED_CORE = (
+    "errors.py",
+    "i18n.py",
+    "lifecycle.py",
+    "protocol.py",
+    *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
+)
+"""The core modules the shell imports too, written in the Python MicroPython has: the
+UI words of every language are among them (the shell draws before the worker is up)."""
 
 
 def shell_zip() -> bytes:

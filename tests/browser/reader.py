@@ -97,3 +97,12 @@ def history_titles(page: Page) -> list[str]:
     open_history(page)
     rows = page.get_by_role("list", name="Conversations").get_by_role("listitem")
     return [row.locator(".title").inner_text() for row in rows.all()]
+
+
+def age_the_archive(page: Page) -> None:
+    """Make the stored conversations look kept before the index was last rebuilt."""
+    page.evaluate(
+        """() => { const a = JSON.parse(localStorage.getItem('docs-panel.history'));
+          for (const c of a.conversations) c.index_version = 'an older build';
+          localStorage.setItem('docs-panel.history', JSON.stringify(a)); }"""
+    )

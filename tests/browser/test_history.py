@@ -10,6 +10,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     KEYS,
+    age_the_archive,
     archive,
     ask,
     ask_and_wait,
@@ -331,11 +332,7 @@ def test_a_conversation_from_older_docs_says_so(page: Page, site: Site) -> None:
     assert settled_archive(page, [["retry a failed job"]])
     status = page.get_by_role("status").filter(has_text="The docs have changed")
     expect(status).to_be_hidden()
-    page.evaluate(
-        """() => { const a = JSON.parse(localStorage.getItem('docs-panel.history'));
-          a.conversations[0].index_version = 'an older build';
-          localStorage.setItem('docs-panel.history', JSON.stringify(a)); }"""
-    )
+    age_the_archive(page)
     page.get_by_role("button", name="New chat").click()
     open_history(page)
     page.get_by_role("button", name="retry a failed job").click()

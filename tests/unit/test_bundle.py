@@ -178,6 +178,14 @@ def test_pyscript_imports_are_read_from_its_bundle() -> None:
     assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
+def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus the core modules it shares with the worker, no more."""
+    names = set(zip_names(files[manifest(files)["shellZip"]]))
+    shared = {"widget/core/protocol.py", "widget/core/lifecycle.py", "widget/core/i18n.py"}
+    assert {"shell/panel.py", "widget/core/locales/ar.py"} | shared <= names
+    assert "widget/core/history.py" not in names and "shell/main.py" not in names
+
+
 def test_gzip_twins_only_where_they_help() -> None:
     """Text files get a .gz twin that decompresses to the same bytes; tiny files do not."""
     out = with_gzip_twins({"a.js": b"x" * 4000, "b.js": b"tiny", "c.png": b"y" * 4000})
@@ -198,10 +206,3 @@ def test_hashed_name_and_zip_are_stable() -> None:
 def test_embed_js_is_small(files: dict[str, bytes]) -> None:
     """embed.js stays within DESIGN's 5 KB gzipped budget."""
     assert len(gzip.compress(files["embed.js"], 9)) <= 5 * 1024
-
-
-def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
-    """The shell gets its modules plus the core modules it shares with the worker, no more."""
-    names = set(zip_names(files[manifest(files)["shellZip"]]))
-    assert {"shell/panel.py", "widget/core/protocol.py", "widget/core/lifecycle.py"} <= names
-    assert "widget/core/history.py" not in names and "shell/main.py" not in names

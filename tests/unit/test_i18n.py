@@ -1,10 +1,97 @@
-"""Relative times for the history list: the unit a reader expects."""
+"""The reader's language: every table complete and well-formed, the language a page
+gets, its direction, and relative times for the history list."""
 
 from __future__ import annotations
 
+import string
+
 import pytest
 
-from widget.core.i18n import relative_time
+from widget.core.i18n import LANGUAGES, choose_language, direction, relative_time, table, text
+
+ENGLISH = table("en")
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+
+
+def placeholders(value: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(value) if field is not None}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_table_has_exactly_the_english_keys(language: str) -> None:
+    """A missing key would show nothing (or crash a draw); an extra one is a typo'd key."""
+    keys = set(table(language))
+    assert sorted(set(ENGLISH) - keys) == [], "missing"
+    assert sorted(keys - set(ENGLISH)) == [], "extra"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_placeholders_match_english(language: str) -> None:
+    """Every ``{name}`` the shell fills in is in each translation, and no other."""
+    strings = table(language)
+    wrong = {
+        key: (placeholders(value), placeholders(strings[key]))
+        for key, value in ENGLISH.items()
+        if key in strings and placeholders(value) != placeholders(strings[key])
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_values_are_trimmed_text(language: str) -> None:
+    """No empty label, no stray space (it would show in buttons and accessible names)."""
+    bad = [key for key, value in table(language).items() if not value or value != value.strip()]
+    assert bad == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_tables_are_translated(language: str) -> None:
+    """A table left in English (beyond words such as "Ctrl") is not a translation."""
+    same = [key for key, value in table(language).items() if value == ENGLISH[key]]
+    assert len(same) <= 3, same
+
+
+@pytest.mark.parametrize(
+    ("configured", "html_lang", "browser_langs", "expected"),
+    [
+        ("fr", "de", ["es"], "fr"),  # the site's choice wins
+        ("pt-BR", "", [], "pt"),  # a regional tag speaks its language
+        ("zh_TW", "", [], "zh"),
+        ("nl", "fr", ["de"], "en"),  # chosen, but no table: English
+        ("auto", "ko", ["ja"], "ko"),  # the page's language
+        ("auto", "", ["ja-JP", "en"], "ja"),  # then the browser's
+        ("auto", "nl", ["nl-BE", "de-AT"], "de"),  # the first that has a table
+        ("auto", "", [], "en"),
+        ("auto", "nl", ["sv"], "en"),
+        (42, "ES", [], "es"),  # a value the config rejects counts as "auto"; case-blind
+        ("!!", "", ["ar"], "ar"),
+    ],
+)
+def test_choose_language(
+    configured: object, html_lang: str, browser_langs: list[str], expected: str
+) -> None:
+    """Configured, else page, else browser; unknown languages fall back to English."""
+    assert choose_language(configured, html_lang, browser_langs) == expected
+
+
+def test_direction() -> None:
+    """Arabic reads right to left, in any region; the rest left to right."""
+    assert [direction(tag) for tag in ("ar", "ar-EG", "en", "ja", "")] == [
+        "rtl",
+        "rtl",
+        "ltr",
+        "ltr",
+        "ltr",
+    ]
+
+
+def test_text_fills_named_placeholders() -> None:
+    """``text`` looks up the key and fills its named values; an unknown table is English."""
+    assert text("fr", "throttled_in", n=12).endswith(" Réessayez dans 12 s.")
+    assert text("xx", "send") == "Send"
+    with pytest.raises(KeyError):
+        text("en", "no_such_key")
+
 
 MINUTE, HOUR, DAY = 60_000, 3_600_000, 86_400_000
 

@@ -20,6 +20,7 @@ CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
 SCENARIO = """
 import json
 from widget.core.errors import LifecycleError, ProtocolError
+from widget.core.i18n import choose_language, direction, relative_time, table, text
 from widget.core.lifecycle import Lifecycle
 from widget.core.protocol import arguments, decode_reply, encode_reply
 
@@ -54,6 +55,10 @@ except LifecycleError as err:
     print(err)
 life.stored()
 print(life.state, life.under_way)
+language = choose_language(None, "", ["zh-Hant-TW", "en"])
+print(language, choose_language("pt_BR", "fr", []), direction("ar-EG"), len(table("ar")))
+print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))
+print(relative_time(then_ms=0, now_ms=3 * 86_400_000))
 """
 
 
@@ -69,7 +74,9 @@ const [runtime, files, script] = JSON.parse(process.argv[1]);
 const { loadMicroPython } = await import(runtime);
 const lines = [];
 const mp = await loadMicroPython({ stdout: (line) => lines.push(line), linebuffer: true });
-for (const dir of ["/lib", "/lib/widget", "/lib/widget/core"]) mp.FS.mkdir(dir);
+for (const dir of ["/lib", "/lib/widget", "/lib/widget/core", "/lib/widget/core/locales"]) {
+  mp.FS.mkdir(dir);
+}
 for (const [path, text] of Object.entries(files)) mp.FS.writeFile("/lib/" + path, text);
 mp.runPython("import sys\\nsys.path.append('/lib')\\n" + script);
 console.log(JSON.stringify(lines));
@@ -78,7 +85,7 @@ console.log(JSON.stringify(lines));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
 def test_the_shared_core_behaves_the_same_in_micropython() -> None:
-    """protocol.py and lifecycle.py print the same story in MicroPython as in CPython."""
+    """protocol.py, lifecycle.py and i18n.py print the same story in MicroPython as in CPython."""
     files = {"widget/__init__.py": "", "widget/core/__init__.py": ""}
     files |= {f"widget/core/{name}": (CORE / name).read_text() for name in SHARED_CORE}
     runtime = (MICROPYTHON_DIR / "micropython.mjs").as_uri()

@@ -1,13 +1,75 @@
-"""Words that depend on the reader's language, decided here and spelled by the
-browser: the shell passes ``(value, unit)`` to ``Intl.RelativeTimeFormat``.
+"""The reader's language: which table of UI words the panel speaks, which way it
+reads, and how old a conversation is. Values in, values out; the browser spells
+what it knows better (``Intl.RelativeTimeFormat`` gets ``relative_time``'s pair).
+
+Each language is a module of ``widget.core.locales`` holding ``STRINGS``, a plain
+dict keyed like the English one; only the chosen one is imported, so the shell
+(MicroPython, which compiles what it imports on the main thread) pays for one::
+
+    >>> language = choose_language("auto", html_lang="pt-BR", browser_langs=["de"])
+    >>> language, direction(language)
+    ('pt', 'ltr')
+    >>> text(language, "throttled_in", n=3)
+    'Muitas perguntas no momento. Tente novamente em 3 s.'
+    >>> choose_language("auto", html_lang="", browser_langs=["ar-EG", "en"])
+    'ar'
+    >>> direction("ar")
+    'rtl'
+
+Relative times, for the history list's rows:
 
     >>> relative_time(then_ms=0, now_ms=3 * 3_600_000)
     (-3, 'hour')
     >>> relative_time(then_ms=0, now_ms=20_000)
     (0, 'second')
+
+Both runtimes import this module, so it keeps to the Python MicroPython has: no
+dataclasses, no ``typing`` at run time, no ``re``.
 """
 
-from __future__ import annotations
+LANGUAGES = ("en", "fr", "de", "es", "pt", "ja", "zh", "ko", "ar")
+"""The languages with a table, English first (the fallback and the reference)."""
+RIGHT_TO_LEFT = ("ar",)
+
+
+def _primary(tag: object) -> str:
+    """``"pt-BR"`` → ``"pt"``; ``""`` for what is no language tag at all."""
+    primary = tag.replace("_", "-").split("-")[0].lower() if isinstance(tag, str) else ""
+    return primary if 2 <= len(primary) <= 3 and primary.isalpha() else ""
+
+
+def choose_language(configured: object, html_lang: str, browser_langs: list[str]) -> str:
+    """The table to speak: the configured language; for ``"auto"`` (or a value the
+    config rejects) the page's ``<html lang>``, then the browser's languages in
+    order, the first that has a table. A language without a table is English."""
+    wanted = _primary(configured)  # "" for "auto": four letters are no language
+    if wanted:
+        return wanted if wanted in LANGUAGES else "en"
+    if _primary(html_lang) in LANGUAGES:
+        return _primary(html_lang)
+    for tag in browser_langs:
+        if _primary(tag) in LANGUAGES:
+            return _primary(tag)
+    return "en"
+
+
+def direction(language: str) -> str:
+    """``"rtl"`` for a language written right to left, else ``"ltr"``: the panel's ``dir``."""
+    return "rtl" if _primary(language) in RIGHT_TO_LEFT else "ltr"
+
+
+def table(language: str) -> dict[str, str]:
+    """Every UI string of ``language`` (a ``choose_language`` result), by key."""
+    name = language if language in LANGUAGES else "en"
+    module = __import__("widget.core.locales." + name, None, None, ["STRINGS"])
+    strings: dict[str, str] = module.STRINGS
+    return strings
+
+
+def text(language: str, key: str, **values: object) -> str:
+    """One string of ``language`` with its ``{placeholders}`` filled in."""
+    return table(language)[key].format(**values)
+
 
 # (unit, milliseconds in it, below how many of it the next unit takes over)
 _UNITS = (
