@@ -64,7 +64,8 @@ import importlib._bootstrap_external as external
 from importlib.util import source_hash
 # Codecs are looked up by name at run time, so no import shows which: keep Unicode's.
 import encodings.ascii, encodings.latin_1, encodings.utf_8_sig, encodings.utf_16
-import encodings.utf_16_le, encodings.utf_16_be, encodings.utf_32
+import encodings.utf_16_le, encodings.utf_16_be, encodings.utf_32, encodings.utf_32_le
+import encodings.utf_32_be
 modules = sorted({
     m.__file__[len(STDLIB):] for m in list(sys.modules.values())
     if (getattr(m, "__file__", None) or "").startswith(STDLIB) and m.__file__.endswith(".py")

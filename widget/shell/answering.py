@@ -39,8 +39,12 @@ class Answering:
         if self.lifecycle.ask(item):
             self.spawn(self.answer(item))
         else:
-            loading = "The assistant is loading; " if not self.client.ready else ""
-            article.append(note(loading + "Your question is next.", "note pending"))
+            waiting = (
+                "Your question is next."
+                if self.client.ready
+                else ("The assistant is loading; your question is next.")
+            )
+            article.append(note(waiting, "note pending"))
         self.thread.scrollTop = self.thread.scrollHeight
 
     def ready(self):
