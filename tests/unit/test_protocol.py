@@ -1,4 +1,4 @@
-"""The page–worker protocol: replies checked both ways, and the shell read against it."""
+"""The page-worker protocol: replies checked both ways, and the shell read against it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from widget.core.protocol import CALLS, RECORDS, Message, arguments, decode_repl
 SHELL = Path(__file__).resolve().parents[2] / "widget" / "shell"
 
 TURN = {
+    "key": "1714550400000",
     "question": "How do I retry?",
     "quote": "",
     "status": "done",
@@ -21,6 +22,7 @@ TURN = {
     "answer": "<p>Retry.</p>",
     "sources": [{"address": "/a.html#b", "title": "B", "ref": 1}],
     "results": [],
+    "feedback": {"vote": "", "reasons": [], "sentence": ""},
 }
 
 
@@ -39,8 +41,13 @@ def test_a_reply_round_trips_into_messages() -> None:
         ({"session": "{}"}, "turn is missing"),
         ({"turn": TURN, "session": "{}", "extra": 1}, "undeclared extra"),
         ({"turn": {**TURN, "status": None}, "session": "{}"}, "status: expected str"),
-        ({"turn": {**TURN, "sources": [{"address": "/", "title": "", "ref": True}]}, "session": ""},
-         "ref: expected int"),
+        (
+            {
+                "turn": {**TURN, "sources": [{"address": "/", "title": "", "ref": True}]},
+                "session": "",
+            },
+            "ref: expected int",
+        ),
         ({"turn": {**TURN, "results": "none"}, "session": "{}"}, "results: expected a list"),
     ],
 )
@@ -145,9 +152,12 @@ class ShellReader(ast.NodeVisitor):
             self.problems.append(f"{self.where}:{node.lineno}: no call {name!r}")
             return
         declared = {field for field, _ in CALLS[name][0]}
-        if method == "write":  # the keeper passes the stored archive itself
-            declared.discard("history")
         given = {keyword.arg for keyword in node.keywords}
+        if method == "write":  # the keeper passes the stored value itself: stored="..."
+            stored = [k.value for k in node.keywords if k.arg == "stored"]
+            name_of = stored[0].value if stored and isinstance(stored[0], ast.Constant) else None
+            declared.discard(name_of or "history")
+            given.discard("stored")
         if given != declared:
             self.problems.append(
                 f"{self.where}:{node.lineno}: {name} takes {sorted(declared)}, got {sorted(given)}"  # type: ignore[type-var]
@@ -188,9 +198,9 @@ def test_the_shell_reads_only_fields_the_worker_sends(path: Path) -> None:
 
 def test_the_shell_reader_catches_a_wrong_field() -> None:
     """The check above can fail: a misspelt field, call or argument is reported."""
-    source = '''
+    source = """
 async def f(self, turn: "Turn"):
-    asked = await self.client.call("ask", question="q", scope="", quote="")
+    asked = await self.client.call("ask", question="q", scope="", quote="", instruction="")
     asked.streming
     for source in turn.sources:
         source.adress
@@ -200,7 +210,7 @@ def g(results: "list[Result]"):
         result.snippit
     await self.client.call("pul")
     await self.keeper.write("delete_conversation", ident="c1")
-'''
+"""
     problems = ShellReader().check(source, "x.py")
     assert len(problems) == 5, problems
     assert "asked.streming" in problems[0] and "source.adress" in problems[1]

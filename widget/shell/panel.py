@@ -6,7 +6,8 @@ wires its parts together. It decides nothing that needs a test of its own::
 
 The parts: ``client`` (the only door to the worker), ``keeper`` (storage),
 ``answering`` (the thread, driven by the answer's Lifecycle), ``history`` (the
-list) and ``views`` (elements from protocol records).
+list), ``votes``, ``settings`` (the reader's instruction), ``quoting`` ("Ask
+about this") and ``views`` (elements from protocol records).
 """
 
 import asyncio
@@ -22,7 +23,11 @@ from shell.client import WorkerClient
 from shell.dom import clear, h, icon_button, listen
 from shell.history_list import HistoryList
 from shell.persistence import Keeper
+from shell.quoting import Quoting
+from shell.settings import Settings
+from shell.startup import boot
 from shell.views import answer_elements, empty_state, note, turn_article
+from shell.votes import Votes
 from widget.core.lifecycle import Lifecycle
 
 
@@ -36,6 +41,10 @@ class Panel:
         self.client = WorkerClient()
         self.lifecycle = Lifecycle(clock=lambda: window.performance.now() / 1000)
         self.keeper = Keeper(self.bridge, self.client, self.lifecycle)
+        self.started = asyncio.Event()  # set once the worker is up
+        self.votes = Votes(self.keeper, self.spawn)
+        self.settings = Settings(self.keeper)
+        self.quoting = Quoting(self.client, self.started, self.spawn)
 
     def spawn(self, coroutine):
         """Run ``coroutine`` as a task whose failure is reported, never lost."""
@@ -55,6 +64,10 @@ class Panel:
         self.draw()
         self._toggle = create_proxy(self.toggle)  # kept: a dropped proxy stops working
         self.bridge.toggle = self._toggle
+        self._quoted = create_proxy(self.quoted)
+        self.bridge.quoted = self._quoted
+        if self.bridge.quote:  # chosen before the shell had loaded
+            self.quoting.attach(self.bridge.quote)
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
@@ -64,7 +77,7 @@ class Panel:
         listen(page, "pagehide", lambda event: self.keeper.on_pagehide(not self.panel.hidden))
         listen(page, "pageshow", self.keeper.on_pageshow)
         listen(page, "storage", lambda event: self.keeper.on_storage(event, self.spawn))
-        self.spawn(self.boot())
+        self.spawn(boot(self))
 
     # -- drawing -----------------------------------------------------------
 
@@ -79,6 +92,7 @@ class Panel:
             {"class": "header"},
             h("h2", None, "Ask the docs"),
             history_button,
+            self.settings.button,
             icon_button("New chat", "compose", lambda event: self.spawn(self.new_chat())),
             icon_button("Close", "close", lambda event: self.close()),
         )
@@ -116,6 +130,7 @@ class Panel:
             "form",
             {"class": "composer"},
             self.scope_row,
+            self.quoting.chip,
             h("div", {"class": "row"}, self.input, self.send, self.stop_button),
             h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
         )
@@ -123,6 +138,7 @@ class Panel:
             "section",
             {"class": "panel", "role": "region", "aria-label": "Docs assistant", "hidden": True},
             header,
+            self.settings.region,
             container,
             self.progress,
             self.status,
@@ -131,7 +147,7 @@ class Panel:
         )
         self.root.append(self.panel)
         self.answering = Answering(
-            self.thread, self.show_stop, self.client, self.keeper, self.lifecycle, self.spawn
+            self.thread, self.show_stop, self.client, self.keeper, self.lifecycle, self.spawn, self
         )
         self.show_conversation(None)
         listen(self.stop_button, "click", lambda event: self.answering.stop())
@@ -148,11 +164,20 @@ class Panel:
             return
         self.status.hidden = not conversation.docs_changed
         for turn in conversation.turns:
-            article = turn_article(turn.question, turn.quote)
-            for element in answer_elements(turn, self.answering.ask_again):
+            article = turn_article(turn.question, turn.quote, self.scope_label(turn.scope))
+            for element in answer_elements(turn, self.answering.ask_again, self.votes.bar):
                 article.append(element)
             self.thread.append(article)
+            if self.scopes:  # a follow-up keeps the scope of the turn before
+                self.scope_select.value = turn.scope or self.scopes[0].id
         self.thread.scrollTop = self.thread.scrollHeight
+
+    def scope_label(self, scope_id):
+        """The label of the scope a turn was asked in, when the site has scopes."""
+        for scope in self.scopes:
+            if scope.id == scope_id:
+                return scope.label
+        return ""
 
     def show_stop(self, streaming):
         """Stop replaces Send while an answer streams; focus on Stop returns to the textbox."""
@@ -173,6 +198,11 @@ class Panel:
             self.open()
         else:
             self.close()
+
+    def quoted(self, selected):
+        """embed.js's "Ask about this": open the panel with the passage attached."""
+        self.quoting.attach(selected)
+        self.open()
 
     def open(self):
         self.panel.hidden = False
@@ -207,7 +237,8 @@ class Panel:
             return
         self.input.value = ""
         self.fit_input()
-        self.answering.submit(question, self.scope_select.value if self.scopes else "", "")
+        scope = self.scope_select.value if self.scopes else ""
+        self.answering.submit(question, scope, self.quoting.take())
 
     async def new_chat(self):
         await self.answering.settle()
@@ -215,59 +246,3 @@ class Panel:
         self.input.focus()
         if self.client.ready:
             self.keeper.set_session((await self.client.call("new_chat")).session)
-
-    # -- the worker --------------------------------------------------------------
-
-    async def boot(self):
-        # Let the panel paint before Pyodide's start-up work competes for the main thread.
-        await asyncio.sleep(0.05)
-        try:
-            started = await self.client.start(
-                self.bridge.urls,
-                config=self.bridge.config,
-                html_lang=self.bridge.lang,
-                index_url=self.bridge.urls.index,
-                page_url=window.location.href,
-            )
-        except Exception as err:  # the panel must say so, not hang on a progress bar
-            message = "The assistant could not start. Reload the page to try again."
-            window.console.error("docs-panel: " + message, str(err))
-            self.progress.remove()
-            self.thread.append(note(message, "note error", "alert"))
-            return
-        for message in started.errors:
-            window.console.error(message)
-        self.language = started.language
-        self.scopes = started.scopes
-        for scope in started.scopes:
-            self.scope_select.append(h("option", {"value": scope.id}, scope.label))
-        self.scope_row.hidden = not started.scopes
-        self.keeper.configure(started)
-        if self.keeper.record:
-            await self.restore()
-        self.progress.remove()
-        self.history.button.disabled = False
-        self.answering.ready()
-
-    async def restore(self):
-        keeper = self.keeper
-        restored = await self.client.call(
-            "restore", history=keeper.get("history"), session=keeper.get("conversation")
-        )
-        if restored.rewrite:
-            await keeper.write("normalize")
-        if restored.adopted:
-            draft = keeper.get("composer.draft")
-            if draft and not self.input.value:
-                self.input.value = draft
-                self.fit_input()
-        else:  # a copy of the sessionStorage of the tab that opened this one
-            keeper.remove("composer.draft")
-        if restored.conversation is not None:
-            waiting = list(self.thread.querySelectorAll("article"))  # asked meanwhile
-            self.show_conversation(restored.conversation)
-            for article in waiting:
-                self.thread.append(article)
-        keeper.set_session(restored.session)
-        if restored.persist:  # the answer that was streaming came back as a stopped turn
-            await keeper.persist()
