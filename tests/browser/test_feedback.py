@@ -19,6 +19,7 @@ from tests.browser.reader import (
     history_titles,
     open_history,
     open_panel,
+    reload_open,
     stored,
     wait_ready,
 )
@@ -147,9 +148,7 @@ def test_not_helpful_sends_reasons_and_a_redacted_sentence(
     assert SECRET not in json.dumps(second) + json.dumps(log(page))
     assert SECRET not in (stored(page, "history") or "")
 
-    page.reload()
-    open_panel(page)
-    wait_ready(page)
+    reload_open(page)
     expect(vote_button(page, "Not helpful")).to_have_attribute("aria-pressed", "true")
     vote(page, "Helpful")
     third = reports(page, posts, feedback, 3)[2]
