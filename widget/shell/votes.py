@@ -34,9 +34,15 @@ class Votes:
             checks.append(box)
             fieldset.append(h("label", None, box, reason.label))
         sentence = h(
-            "textarea", {"rows": "2", "aria-label": "What was wrong?", "maxlength": "1000"}
+            "textarea",
+            {
+                "rows": "2",
+                "aria-label": "What was wrong?",
+                "placeholder": "What was wrong? (optional)",
+                "maxlength": "1000",
+            },
         )
-        send = h("button", {"class": "text strong", "type": "submit"}, "Send feedback")
+        send = h("button", {"class": "text primary", "type": "submit"}, "Send feedback")
         form = h("form", {"class": "why", "hidden": True}, fieldset, sentence, send)
         thanks = h("p", {"class": "thanks", "role": "status"})
         parts = (up, down, form, checks, sentence, thanks)
@@ -82,3 +88,4 @@ class Votes:
         thanks.textContent = ""
         if opened:
             (checks[0] if checks else sentence).focus()
+            form.scrollIntoView(False)  # down to "Send feedback", not just the first box
