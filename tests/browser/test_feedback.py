@@ -30,7 +30,9 @@ LOG_WRITES = "performance.getEntriesByName('docs-panel:feedback-write').length"
 SECRET = "ghp_" + "Z9y8X7w6V5u4" * 3
 
 
-def voting_page(page: Page, site: Site, send: str = "all", chat: bool = False) -> list[str]:
+def voting_page(
+    page: Page, site: Site, send: str = "all", chat: bool = False, record: bool = True
+) -> list[str]:
     """Open a page whose votes go to the fake receiver; the list its POSTs are added to
     once they have ended (finished or failed)."""
     done: list[str] = []
@@ -41,10 +43,11 @@ def voting_page(page: Page, site: Site, send: str = "all", chat: bool = False) -
             "chat": chat,
             "feedbackEndpoint": "/api/feedback",
             "feedback": {"send": send},
+            "history": {"enabled": record},
             "scopes": [{"id": "all", "label": "All docs"}, {"id": "api", "label": "API"}],
         }
     )
-    page.goto(site.page_with_config(f"votes-{send}", config))
+    page.goto(site.page_with_config(f"votes-{send}-{record}", config))
     open_panel(page)
     wait_ready(page)
     return done
@@ -195,3 +198,15 @@ def test_deleting_conversations_empties_the_feedback_log(
     page.get_by_role("button", name="Confirm delete all").click()
     expect(page.get_by_text("No conversations yet.")).to_be_visible()
     assert stored(page, "feedback") is None
+
+
+def test_recording_nothing_keeps_no_log_but_still_sends(
+    page: Page, site: Site, feedback: FakeFeedback
+) -> None:
+    """With history.enabled false the vote is drawn and POSTed, and no key is written."""
+    posts = voting_page(page, site, record=False)
+    ask_and_wait(page, "retry a failed job", stored=False)
+    vote(page, "Helpful")
+    expect(vote_button(page, "Helpful")).to_have_attribute("aria-pressed", "true")
+    assert [r["vote"] for r in reports(page, posts, feedback, 1)] == ["up"]
+    assert page.evaluate("localStorage.length + sessionStorage.length") == 0

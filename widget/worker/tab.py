@@ -182,7 +182,7 @@ class Tab:
             self.config,
             redact_text(question),
             scope_id=scope or None,
-            quote=redact_text(quote),
+            quote=quote_passage(quote),
             previous=self.conversation,
         )
         if self.conversation is None:
