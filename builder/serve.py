@@ -15,7 +15,9 @@ Given a ``chat`` handler, it also answers ``POST /api/chat`` the way a model
 server does: the handler gets the request body and returns a :class:`ChatReply`
 whose chunks are sent as they come (chunked transfer encoding, flushed one by
 one). A handler whose chunks raise :class:`DropConnection` cuts the connection
-mid-body, which a browser sees as a network error.
+mid-body, which a browser sees as a network error. Given a ``feedback`` handler,
+``POST /api/feedback`` gets the vote report's body and replies with the status
+the handler returns (and no body), as a site's feedback receiver would.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
 _IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}(?:\.\w+)+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 CHAT_PATH = "/api/chat"
+FEEDBACK_PATH = "/api/feedback"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +68,13 @@ class DropConnection(Exception):
 
 
 ChatHandler = Callable[[bytes], ChatReply]
+FeedbackHandler = Callable[[bytes], int]
 
 
 class StaticHandler(BaseHTTPRequestHandler):
     root: Path
     chat: ChatHandler | None = None
+    feedback: FeedbackHandler | None = None
     compress = True
     quiet = True
     server_version = "docs-panel"
@@ -87,6 +92,13 @@ class StaticHandler(BaseHTTPRequestHandler):
         self._send(head=False)
 
     def do_POST(self) -> None:
+        feedback = type(self).feedback
+        if feedback is not None and urlsplit(self.path).path == FEEDBACK_PATH:
+            status = feedback(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         chat = type(self).chat
         if chat is None or urlsplit(self.path).path != CHAT_PATH:
             self.send_error(HTTPStatus.NOT_FOUND if chat is None else HTTPStatus.METHOD_NOT_ALLOWED)
@@ -160,17 +172,22 @@ def make_server(
     host: str = "127.0.0.1",
     port: int = 8000,
     chat: ChatHandler | None = None,
+    feedback: FeedbackHandler | None = None,
     compress: bool = True,
     handler: type[StaticHandler] = StaticHandler,
 ) -> ThreadingHTTPServer:
     """A threaded server for ``root``; ``port=0`` picks a free port (see ``server_port``).
 
-    ``chat`` answers ``POST /api/chat``; without it, POST is not found.
-    ``compress=False`` sends every file as it is. ``handler`` may be a subclass
-    that observes what is sent (the benchmarks count bytes).
+    ``chat`` answers ``POST /api/chat`` and ``feedback`` ``POST /api/feedback``;
+    without them, POST is not found. ``compress=False`` sends every file as it is.
+    ``handler`` may be a subclass that observes what is sent (the benchmarks count bytes).
     """
-    answers = staticmethod(chat) if chat else None
-    attributes = {"root": root.resolve(), "chat": answers, "compress": compress}
+    attributes = {
+        "root": root.resolve(),
+        "chat": staticmethod(chat) if chat else None,
+        "feedback": staticmethod(feedback) if feedback else None,
+        "compress": compress,
+    }
     bound = type("Handler", (handler,), attributes)
     server = ThreadingHTTPServer((host, port), bound)
     server.daemon_threads = True  # a kept-alive or streaming connection never blocks exit

@@ -29,6 +29,7 @@ from playwright.sync_api import (
 from builder.cli import build_demo
 from builder.serve import make_server
 from tests.browser.endpoint import FakeEndpoint
+from tests.browser.feedback_endpoint import FakeFeedback
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -160,10 +161,27 @@ def endpoint(fake_endpoint: FakeEndpoint) -> Iterator[FakeEndpoint]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory, fake_endpoint: FakeEndpoint) -> Iterator[Site]:
+def fake_feedback() -> FakeFeedback:
+    return FakeFeedback()
+
+
+@pytest.fixture
+def feedback(fake_feedback: FakeFeedback) -> Iterator[FakeFeedback]:
+    """The feedback receiver at /api/feedback, with no reports yet."""
+    fake_feedback.reset()
+    yield fake_feedback
+    fake_feedback.reset()
+
+
+@pytest.fixture(scope="session")
+def site(
+    tmp_path_factory: pytest.TempPathFactory,
+    fake_endpoint: FakeEndpoint,
+    fake_feedback: FakeFeedback,
+) -> Iterator[Site]:
     root = tmp_path_factory.mktemp("demo") / "site"
     build_demo(root)  # the demo pages answer with search results; chat tests add their own
-    server = make_server(root, port=0, chat=fake_endpoint)
+    server = make_server(root, port=0, chat=fake_endpoint, feedback=fake_feedback)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield Site(root=root, url=f"http://127.0.0.1:{server.server_port}/")

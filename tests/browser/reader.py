@@ -28,6 +28,15 @@ def wait_ready(page: Page) -> None:
     )
 
 
+def reload_open(page: Page) -> None:
+    """Reload a page whose panel was open: it comes back open, and ready."""
+    page.reload()
+    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible(
+        timeout=READY_TIMEOUT_MS
+    )
+    wait_ready(page)
+
+
 def ask(page: Page, question: str) -> None:
     box = page.get_by_role("textbox", name="Ask a question")
     box.fill(question)

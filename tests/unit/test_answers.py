@@ -7,11 +7,13 @@ import pytest
 from widget.core.answers import (
     CONTEXT_SECTIONS,
     HISTORY_TURNS,
+    READER_INSTRUCTION,
     SECTION_CHARS,
     chat_request,
     cited_sources,
     plan_answer,
     primed_sections,
+    quote_passage,
     scope_prefix,
 )
 from widget.core.config import parse_config
@@ -166,6 +168,33 @@ def test_quote_goes_to_the_model_above_the_question(index: DocsIndex) -> None:
         "role": "user",
         "content": "About this passage:\n> a\n> b\n\nwhat does this mean?",
     }
+
+
+@pytest.mark.parametrize(
+    ("selected", "expected"),
+    [
+        ("  one\n\n\ttwo  ", "one two"),
+        ("token ghp_" + "a1B2" * 9 + " here", "token [redacted: GitHub token] here"),
+        ("word " * 200, ("word " * 100).strip()),
+    ],
+    ids=["whitespace", "credential", "capped"],
+)
+def test_a_selected_passage_is_redacted_collapsed_and_capped(selected: str, expected: str) -> None:
+    """What "Ask about this" attaches: masked, on one line, at most 500 characters."""
+    quoted = quote_passage(selected)
+    assert quoted == expected and len(quoted) <= 500
+
+
+def test_the_readers_instruction_is_a_system_message_of_its_own(index: DocsIndex) -> None:
+    """The instruction follows the docs' system message, never mixed into it or the question."""
+    plan = plan_answer(index, CONFIG, "retry a job", scope_id=None)
+    messages = chat_request(plan, CONFIG, None, instruction=" answer in French ")["messages"]
+    assert isinstance(messages, list)
+    assert [m["role"] for m in messages] == ["system", "system", "user"]
+    assert messages[1]["content"] == READER_INSTRUCTION + "answer in French"
+    assert "French" not in messages[0]["content"] + messages[2]["content"]
+    blank = chat_request(plan, CONFIG, None, instruction="  ")["messages"]
+    assert [m["role"] for m in blank] == ["system", "user"]  # type: ignore[union-attr]
 
 
 def test_follow_up_sends_earlier_turns_capped(index: DocsIndex) -> None:

@@ -85,6 +85,9 @@ def test_dump_is_compact_deterministic_json() -> None:
         quote="passage",
         sources=(Source("/a.html#x", "A", ref=1),),
         vote="down",
+        vote_id="v1",
+        reasons=("wrong",),
+        sentence="Too old",
         scope="api",
         gate=Gate(top_score=0.125, threshold=0.25),
         results=(ResultItem("/b.html", "B", "snip"),),
@@ -92,7 +95,8 @@ def test_dump_is_compact_deterministic_json() -> None:
     assert stored(Conversation("c1", (full,), "idx-9")) == (
         '{"version":2,"conversations":[{"id":"c1","index_version":"idx-9","turns":['
         '{"question":"Où?","quote":"passage","answer":"Ici [1].",'
-        '"sources":[{"address":"/a.html#x","title":"A","ref":1}],"vote":"down","scope":"api",'
+        '"sources":[{"address":"/a.html#x","title":"A","ref":1}],"vote":"down","vote_id":"v1",'
+        '"reasons":["wrong"],"sentence":"Too old","scope":"api",'
         '"gate":{"top_score":0.125,"threshold":0.25},"asked_at":10,"finished_at":20,'
         '"status":"results","results":[{"address":"/b.html","title":"B","snippet":"snip"}]}'
         "]}]}"

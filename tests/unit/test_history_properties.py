@@ -46,6 +46,9 @@ turns = st.builds(
     quote=texts,
     sources=st.lists(st.builds(Source, texts, texts), max_size=2).map(tuple),
     vote=st.sampled_from([None, "up", "down"]),
+    vote_id=st.text(max_size=4),
+    reasons=st.lists(texts, max_size=2).map(tuple),
+    sentence=texts,
     scope=st.none() | texts,
     gate=st.none() | st.builds(Gate, scores, scores),
     results=st.lists(st.builds(ResultItem, texts, texts, texts), max_size=2).map(tuple),
@@ -69,6 +72,7 @@ json_values = st.recursive(
 )
 TURN_KEYS = [
     *("question", "quote", "answer", "sources", "vote", "scope", "gate"),
+    *("vote_id", "reasons", "sentence"),
     *("asked_at", "finished_at", "status", "results", "q", "a", "at", "stopped"),
 ]
 near_valid_documents = st.fixed_dictionaries(

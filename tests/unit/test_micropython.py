@@ -25,7 +25,8 @@ from widget.core.lifecycle import Lifecycle
 from widget.core.protocol import arguments, decode_reply, encode_reply
 
 turn = {"question": "q", "quote": "", "status": "done", "scope": "", "answer": "<p>a</p>",
-        "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": []}
+        "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": [], "key": "1",
+        "feedback": {"vote": "", "reasons": [], "sentence": ""}}
 reply = decode_reply("finish", json.loads(encode_reply("finish", {"turn": turn, "session": "{}"})))
 print(reply.turn.sources[0].address, reply.turn.sources[0].ref, reply.turn.status)
 for bad in [(None, 1), (None, True, 3), ("x", "yes")]:

@@ -14,6 +14,7 @@ from widget.core.protocol import CALLS, RECORDS, Message, arguments, decode_repl
 SHELL = Path(__file__).resolve().parents[2] / "widget" / "shell"
 
 TURN = {
+    "key": "1714550400000",
     "question": "How do I retry?",
     "quote": "",
     "status": "done",
@@ -21,6 +22,7 @@ TURN = {
     "answer": "<p>Retry.</p>",
     "sources": [{"address": "/a.html#b", "title": "B", "ref": 1}],
     "results": [],
+    "feedback": {"vote": "", "reasons": [], "sentence": ""},
 }
 
 
@@ -150,9 +152,12 @@ class ShellReader(ast.NodeVisitor):
             self.problems.append(f"{self.where}:{node.lineno}: no call {name!r}")
             return
         declared = {field for field, _ in CALLS[name][0]}
-        if method == "write":  # the keeper passes the stored archive itself
-            declared.discard("history")
         given = {keyword.arg for keyword in node.keywords}
+        if method == "write":  # the keeper passes the stored value itself: stored="..."
+            stored = [k.value for k in node.keywords if k.arg == "stored"]
+            name_of = stored[0].value if stored and isinstance(stored[0], ast.Constant) else None
+            declared.discard(name_of or "history")
+            given.discard("stored")
         if given != declared:
             self.problems.append(
                 f"{self.where}:{node.lineno}: {name} takes {sorted(declared)}, got {sorted(given)}"  # type: ignore[type-var]
@@ -195,7 +200,7 @@ def test_the_shell_reader_catches_a_wrong_field() -> None:
     """The check above can fail: a misspelt field, call or argument is reported."""
     source = """
 async def f(self, turn: "Turn"):
-    asked = await self.client.call("ask", question="q", scope="", quote="")
+    asked = await self.client.call("ask", question="q", scope="", quote="", instruction="")
     asked.streming
     for source in turn.sources:
         source.adress

@@ -78,7 +78,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
     assert reply("restore", tab.restore(None, None)).conversation is None
     question = "how do I retry? token=ghp_FAKE0123456789abcdefghijklmnopqrstuv"
-    asked = reply("ask", tab.ask(question, "", ""))
+    asked = reply("ask", tab.ask(question, "", "", ""))
     assert asked.streaming is False and "[redacted" in asked.question
     assert asked.turn.results[0].address.startswith("/")
     stored = reply("save", tab.save(None, False)).value
@@ -106,13 +106,13 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     # The model path streams with fetch: stand a finished stream in for it.
     stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
     tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream
-    asked = reply("ask", tab.ask("how do I retry a job", "", ""))
+    asked = reply("ask", tab.ask("how do I retry a job", "", "", ""))
     assert asked.streaming is True and json.loads(asked.in_flight)["status"] == "stopped"
     stopped = reply("finish", tab.finish("stopped"))
     assert stopped.turn.status == "stopped" and "Retry it" in stopped.turn.answer
     assert stopped.turn.sources[0].ref == 1
 
-    assert reply("ask", tab.ask("retry a job with backoff", "", "")).streaming
+    assert reply("ask", tab.ask("retry a job with backoff", "", "", "")).streaming
     stream.error = "HTTP 500"
     failed = reply("finish", tab.finish("failed"))
     assert failed.turn.status == "results" and failed.turn.results

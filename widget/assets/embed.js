@@ -50,10 +50,15 @@
 .blocked{position:fixed;right:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
  border-radius:10px;font:14px/1.4 system-ui,sans-serif;color:#5c0b0b;background:#fdecec;border:1px solid #e5a0a0;
  box-shadow:0 4px 14px rgba(0,0,0,.2)}
+.ask{position:fixed;z-index:2147483000;padding:5px 10px;border:0;border-radius:6px;cursor:pointer;
+ font:600 13px/1.2 system-ui,sans-serif;color:var(--docs-panel-on-accent,#fff);
+ background:var(--docs-panel-accent,#2f5bd3);box-shadow:0 2px 8px rgba(0,0,0,.3)}
+.ask:focus-visible{outline:3px solid var(--docs-panel-focus,#ffbf47);outline-offset:2px}
+.ask[hidden]{display:none}
 </style><button class="launcher" type="button" aria-expanded="false"><svg viewBox="0 0 24 24" aria-hidden="true"
 fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8
-8 0 1 1 21 12z"/></svg>Ask the docs</button>`;
-  const launcher = root.querySelector("button");
+8 0 1 1 21 12z"/></svg>Ask the docs</button><button class="ask" type="button" hidden>Ask about this</button>`;
+  const [launcher, ask] = root.querySelectorAll("button");
   if (shortcut) {
     launcher.title = "Ask the docs (" + (mac ? "⌘" : "Ctrl+") + shortcut + ")";
     launcher.setAttribute("aria-keyshortcuts", (mac ? "Meta+" : "Control+") + shortcut);
@@ -69,6 +74,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     toggle: null,
     open: null, // the shell's: open the panel and focus the question box
     returnFocus: null, // where focus goes back when the panel closes
+    quote: "", // a passage chosen before the shell loaded; the shell sets `quoted`
+    quoted: null,
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
     // exception (it aborts the whole script), so the shell gets values instead.
     storage: {
@@ -181,6 +188,32 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     if (from && from !== d.body && from !== host) bridge.returnFocus = from;
     if (bridge.open) return bridge.open();
     if (!blocked && !bridge.openOnReady) launcher.click();
+  });
+
+  // "Ask about this" for a passage selected on the page (mouse or keyboard). It lives
+  // here, not in the shell, because the shell loads only when the panel first opens.
+  // Never for a selection in the panel (events from it come from `host`) or a field.
+  let passage = "";
+  const offer = (e) => {
+    const s = d.getSelection();
+    const t = e.target;
+    passage = s && !s.isCollapsed ? s.toString().trim() : "";
+    ask.hidden = !passage || t === host
+      || !!(t.closest && t.closest("input,textarea,select,[contenteditable]"));
+    if (ask.hidden) return;
+    const r = s.getRangeAt(0).getBoundingClientRect();
+    ask.style.left = Math.max(8, Math.min(r.left, innerWidth - 130)) + "px";
+    ask.style.top = (r.bottom + 40 < innerHeight ? r.bottom + 6 : Math.max(8, r.top - 34)) + "px";
+  };
+  d.addEventListener("mouseup", (e) => setTimeout(() => offer(e)));
+  d.addEventListener("keyup", offer);
+  d.addEventListener("selectionchange", () => { if (d.getSelection().isCollapsed) ask.hidden = true; });
+  ask.addEventListener("mousedown", (e) => e.preventDefault()); // keep the selection
+  ask.addEventListener("click", () => {
+    ask.hidden = true;
+    if (bridge.quoted) return bridge.quoted(passage);
+    bridge.quote = passage;
+    launcher.click();
   });
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.

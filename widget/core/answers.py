@@ -25,7 +25,16 @@ from typing import Final
 
 from widget.core.config import Config
 from widget.core.docs_index import DocsIndex, Hit, Section
-from widget.core.history import Conversation, Gate, ResultItem, Source, Status, Turn
+from widget.core.history import (
+    QUOTE_LIMIT,
+    Conversation,
+    Gate,
+    ResultItem,
+    Source,
+    Status,
+    Turn,
+)
+from widget.core.redact import redact_text
 from widget.core.render import CITATION
 
 MAX_RESULTS: Final = 6
@@ -49,6 +58,10 @@ SYSTEM_PROMPT: Final = (
     "If the sections do not answer the question, say so in one sentence and do not guess. "
     "Answer in Markdown, briefly, in the language of the question."
 )
+READER_INSTRUCTION: Final = (
+    "The reader's own instruction for your answers (the rules above still apply):\n"
+)
+"""Heads the reader's instruction, sent as a system message of its own after the docs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +149,16 @@ class Plan:
         )
 
 
+def quote_passage(selected: str) -> str:
+    """A passage selected on the page as a question carries it: credentials masked,
+    whitespace collapsed, at most ``QUOTE_LIMIT`` characters.
+
+    >>> quote_passage("  Retry   a\\n\\n job  ")
+    'Retry a job'
+    """
+    return " ".join(redact_text(selected).split())[:QUOTE_LIMIT].rstrip()
+
+
 def _title(section: Section) -> str:
     return section.title or section.page_title
 
@@ -202,9 +225,14 @@ def cited_sources(answer: str, context: Sequence[Source]) -> tuple[Source, ...]:
     return tuple(replace(source, ref=0) for source in context[:FALLBACK_SOURCES])
 
 
-def chat_request(plan: Plan, config: Config, previous: Conversation | None) -> dict[str, object]:
-    """The Chat Completions request body for a plan whose gate is open."""
+def chat_request(
+    plan: Plan, config: Config, previous: Conversation | None, *, instruction: str = ""
+) -> dict[str, object]:
+    """The Chat Completions request body for a plan whose gate is open, with the
+    reader's ``instruction`` (redacted) if they gave one."""
     messages: list[dict[str, str]] = [{"role": "system", "content": _system_message(plan)}]
+    if instruction.strip():
+        messages.append({"role": "system", "content": READER_INSTRUCTION + instruction.strip()})
     earlier = [turn for turn in previous.turns if turn.answer] if previous else []
     for turn in earlier[-HISTORY_TURNS:]:
         messages.append({"role": "user", "content": _user_message(turn.question, turn.quote)})

@@ -104,6 +104,9 @@ class Turn:
     quote: str = ""
     sources: tuple[Source, ...] = ()
     vote: Vote | None = None
+    vote_id: str = ""  # names the vote to the feedback endpoint; kept when it changes
+    reasons: tuple[str, ...] = ()  # what was wrong, for a "down" vote
+    sentence: str = ""  # the reader's words on it, redacted
     scope: str | None = None
     gate: Gate | None = None
     results: tuple[ResultItem, ...] = ()
@@ -212,6 +215,9 @@ def turn_record(turn: Turn) -> dict[str, object]:
         "answer": turn.answer,
         "sources": [{"address": s.address, "title": s.title, "ref": s.ref} for s in turn.sources],
         "vote": turn.vote,
+        "vote_id": turn.vote_id,
+        "reasons": list(turn.reasons),
+        "sentence": turn.sentence,
         "scope": turn.scope,
         "gate": gate,
         "asked_at": turn.asked_at,
@@ -363,6 +369,9 @@ def _parse_turn(record: object) -> Turn:
         quote=_optional(fields, "quote", _text, ""),
         sources=_optional(fields, "sources", _tuple_of(_source), ()),
         vote=_optional(fields, "vote", _vote, None),
+        vote_id=_optional(fields, "vote_id", _text, ""),
+        reasons=_optional(fields, "reasons", _tuple_of(_text), ()),
+        sentence=_optional(fields, "sentence", _text, ""),
         scope=_optional(fields, "scope", _optional_text, None),
         gate=_optional(fields, "gate", _gate, None),
         results=_optional(fields, "results", _tuple_of(_result), ()),

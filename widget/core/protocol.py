@@ -41,9 +41,12 @@ except ImportError:  # MicroPython: annotations are never evaluated there
 
 RECORDS = {
     "Scope": {"id": "str", "label": "str"},
+    "Reason": {"id": "str", "label": "str"},  # a reason a "Not helpful" vote may tick
+    "Feedback": {"vote": "str", "reasons": "str*", "sentence": "str"},  # vote: "up" | "down" | ""
     "Source": {"address": "str", "title": "str", "ref": "int"},
     "Result": {"address": "str", "title": "str", "page": "str", "snippet": "str"},
     "Turn": {
+        "key": "str",  # names the turn in this tab's conversation (a vote's target)
         "question": "str",
         "quote": "str",
         "status": "str",  # "done" | "stopped" | "results"
@@ -51,6 +54,7 @@ RECORDS = {
         "answer": "str",  # rendered and sanitized HTML
         "sources": "Source*",
         "results": "Result*",
+        "feedback": "Feedback",
     },
     "Conversation": {"id": "str", "turns": "Turn*", "docs_changed": "bool"},
     "Row": {"id": "str", "title": "str", "when_value": "int", "when_unit": "str"},
@@ -70,6 +74,7 @@ CALLS = {
             "keep_in_flight": "bool",
             "language": "str",
             "scopes": "Scope*",
+            "reasons": "Reason*",
         },
     ),
     "restore": (
@@ -84,8 +89,9 @@ CALLS = {
     ),
     "normalize": ((("history", "str?"),), _ARCHIVE),
     "redact": ((("text", "str"),), {"text": "str"}),
+    "quote": ((("text", "str"),), {"text": "str"}),  # a passage selected on the page
     "ask": (
-        (("question", "str"), ("scope", "str"), ("quote", "str")),
+        (("question", "str"), ("scope", "str"), ("quote", "str"), ("instruction", "str")),
         {
             "streaming": "bool",
             "question": "str",  # as stored: credentials masked
@@ -121,6 +127,17 @@ CALLS = {
         {"value": "str?", "on_screen": "bool", "session": "str"},
     ),
     "delete_all": ((), _SESSION),
+    "vote": (
+        (
+            ("feedback", "str?"),  # the stored feedback log
+            ("key", "str"),
+            ("vote", "str"),  # "up" | "down" | "": taken back
+            ("reasons", "str"),  # reason ids, comma-separated
+            ("sentence", "str"),
+        ),
+        {"value": "str?", "feedback": "Feedback"},  # value: the log to write; null: none
+    ),
+    "drop_feedback": ((("feedback", "str?"), ("id", "str")), _ARCHIVE),
     "check_regressed": ((("history", "str?"),), {"regressed": "bool"}),
 }
 """Each call: its arguments as (name, type) in order, and its reply's fields."""

@@ -31,6 +31,7 @@ def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, objec
         else ""
     )
     return {
+        "key": turn_key(turn),
         "question": turn.question,
         "quote": turn.quote,
         "status": turn.status,
@@ -38,7 +39,19 @@ def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, objec
         "answer": answer,
         "sources": [source_view(source) for source in turn.sources],
         "results": [result_view(item, index) for item in turn.results],
+        "feedback": feedback_view(turn),
     }
+
+
+def turn_key(turn: Turn) -> str:
+    """What the shell names a turn by when it votes: when it was asked (unique in a
+    conversation, since one tab asks one question at a time)."""
+    return str(turn.asked_at)
+
+
+def feedback_view(turn: Turn) -> dict[str, object]:
+    """A ``Feedback`` record: the reader's vote on the turn ("" for none)."""
+    return {"vote": turn.vote or "", "reasons": list(turn.reasons), "sentence": turn.sentence}
 
 
 def source_view(source: Source) -> dict[str, object]:

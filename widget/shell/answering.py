@@ -2,8 +2,9 @@
 lifecycle (``widget.core.lifecycle``): this module draws and does the calls; the
 Lifecycle decides what may happen next and how an answer ended::
 
-    answering = Answering(thread, controls, client, keeper, lifecycle, spawn)
-    answering.submit("How do I retry?", scope="", quote="")
+    answering = Answering(thread, controls, client, keeper, lifecycle, spawn, panel)
+    answering.submit("How do I retry?", scope="", quote="")   # the panel: votes, scope
+                                                              # labels, the instruction
     await answering.settle()     # before New chat / open / delete: the answer is stopped,
                                  # drawn and stored first
 """
@@ -18,8 +19,9 @@ from widget.core.lifecycle import SETTLED
 
 
 class Answering:
-    def __init__(self, thread, controls, client, keeper, lifecycle, spawn):
+    def __init__(self, thread, controls, client, keeper, lifecycle, spawn, panel):
         self.thread = thread
+        self.panel = panel
         self.controls = controls  # shows Stop instead of Send while an answer streams
         self.client = client
         self.keeper = keeper
@@ -33,7 +35,7 @@ class Answering:
         empty = self.thread.querySelector(".empty")
         if empty:
             empty.remove()
-        article = turn_article(question, quote)
+        article = turn_article(question, quote, self.panel.scope_label(scope))
         self.thread.append(article)
         item = (question, scope, quote, article)
         if self.lifecycle.ask(item):
@@ -84,7 +86,13 @@ class Answering:
 
     async def _answer(self, question, scope, quote, article):
         try:
-            asked = await self.client.call("ask", question=question, scope=scope, quote=quote)
+            asked = await self.client.call(
+                "ask",
+                question=question,
+                scope=scope,
+                quote=quote,
+                instruction=self.panel.settings.instruction(),
+            )
         except Exception as err:
             self.lifecycle.failed()
             window.console.error("docs-panel: search failed", str(err))
@@ -153,9 +161,9 @@ class Answering:
             self.controls(False)
 
     def _draw(self, article, turn: "Turn", failed):
-        for old in article.querySelectorAll(".answer, .after, .sources-block"):
+        for old in article.querySelectorAll(".answer, .after, .sources-block, .votes"):
             old.remove()
-        for element in answer_elements(turn, self.ask_again, failed):
+        for element in answer_elements(turn, self.ask_again, self.panel.votes.bar, failed):
             article.append(element)
 
     def _throttled(self, article, turn: "Turn", wait_s):

@@ -1,7 +1,7 @@
 """The composer at the bottom of the panel (MicroPython): the question box, Send or
 Stop, and the scope picker::
 
-    composer = Composer(on_ask=answering.submit, on_stop=answering.stop, on_draft=...)
+    composer = Composer(on_ask=ask, on_stop=answering.stop, on_draft=..., above=quote_chip)
     panel.append(composer.form)
     composer.streaming(True)        # Stop takes Send's place while an answer streams
 
@@ -12,7 +12,7 @@ from shell.dom import h, listen
 
 
 class Composer:
-    def __init__(self, on_ask, on_stop, on_draft):
+    def __init__(self, on_ask, on_stop, on_draft, above=None):
         self.on_ask = on_ask
         self.on_draft = on_draft
         self.scopes = []
@@ -35,6 +35,7 @@ class Composer:
             "form",
             {"class": "composer"},
             self.scope_row,
+            above,  # e.g. the quoted passage, removable
             h("div", {"class": "row"}, self.input, self.send, self.stop),
             h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
         )
@@ -48,6 +49,11 @@ class Composer:
         for scope in scopes:
             self.scope_select.append(h("option", {"value": scope.id}, scope.label))
         self.scope_row.hidden = not scopes
+
+    def follow_scope(self, scope_id):
+        """Pick the scope of the turn before, so a follow-up stays in it."""
+        if self.scopes:
+            self.scope_select.value = scope_id or self.scopes[0].id
 
     def set_text(self, text):
         self.input.value = text
@@ -85,4 +91,4 @@ class Composer:
         question = self.input.value.strip()
         if question:
             self.set_text("")
-            self.on_ask(question, self.scope_select.value if self.scopes else "", "")
+            self.on_ask(question, self.scope_select.value if self.scopes else "")

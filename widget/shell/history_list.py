@@ -68,6 +68,7 @@ class HistoryList:
         panel = self.panel
         await panel.answering.settle()
         deleted = await panel.keeper.write("delete_conversation", id=conversation_id)
+        await panel.keeper.write("drop_feedback", stored="feedback", id=conversation_id)
         if deleted.on_screen:  # the worker let it go too; the panel empties
             panel.show_conversation(None)
         panel.keeper.set_session(deleted.session)

@@ -5,8 +5,10 @@ wires its parts together. It decides nothing that needs a test of its own::
     panel.start()          # draw, open if the reader clicked, boot the worker
 
 The parts: ``client`` (the only door to the worker), ``keeper`` (storage),
-``answering`` (the thread, driven by the answer's Lifecycle), ``history`` (the
-list) and ``views`` (elements from protocol records).
+``answering`` (the thread, driven by the answer's Lifecycle), ``composer``,
+``history`` (the list), ``votes``, ``settings`` (the reader's instruction),
+``quoting`` ("Ask about this") and ``views`` (elements from protocol records);
+``startup.boot`` starts the worker and restores the tab.
 """
 
 import asyncio
@@ -23,7 +25,11 @@ from shell.composer import Composer
 from shell.dom import clear, h, icon_button, listen
 from shell.history_list import HistoryList
 from shell.persistence import Keeper
+from shell.quoting import Quoting
+from shell.settings import Settings
+from shell.startup import boot
 from shell.views import answer_elements, empty_state, note, turn_article
+from shell.votes import Votes
 from widget.core.lifecycle import Lifecycle
 
 
@@ -36,6 +42,10 @@ class Panel:
         self.client = WorkerClient()
         self.lifecycle = Lifecycle(clock=lambda: window.performance.now() / 1000)
         self.keeper = Keeper(self.bridge, self.client, self.lifecycle)
+        self.started = asyncio.Event()  # set once the worker is up
+        self.votes = Votes(self.keeper, self.spawn)
+        self.settings = Settings(self.keeper)
+        self.quoting = Quoting(self.client, self.started, self.spawn)
 
     def spawn(self, coroutine):
         """Run ``coroutine`` as a task whose failure is reported, never lost."""
@@ -56,6 +66,10 @@ class Panel:
         # Kept: a dropped proxy stops working.
         self._toggle, self._open = create_proxy(self.toggle), create_proxy(self.open)
         self.bridge.toggle, self.bridge.open = self._toggle, self._open
+        self._quoted = create_proxy(self.quoted)
+        self.bridge.quoted = self._quoted
+        if self.bridge.quote:  # chosen before the shell had loaded
+            self.quoting.attach(self.bridge.quote)
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
@@ -65,7 +79,7 @@ class Panel:
         listen(page, "pagehide", lambda event: self.keeper.on_pagehide(not self.panel.hidden))
         listen(page, "pageshow", self.keeper.on_pageshow)
         listen(page, "storage", lambda event: self.keeper.on_storage(event, self.spawn))
-        self.spawn(self.boot())
+        self.spawn(boot(self))
 
     # -- drawing -----------------------------------------------------------
 
@@ -80,6 +94,7 @@ class Panel:
             {"class": "header"},
             h("h2", None, "Ask the docs"),
             history_button,
+            self.settings.button,
             icon_button("New chat", "compose", lambda event: self.spawn(self.new_chat())),
             icon_button("Close", "close", lambda event: self.close()),
         )
@@ -97,14 +112,16 @@ class Panel:
         self.status.hidden = True
         self.thread = h("div", {"class": "thread", "aria-live": "polite"})
         self.composer = Composer(
-            on_ask=lambda *asked: self.answering.submit(*asked),
+            on_ask=lambda text, scope: self.answering.submit(text, scope, self.quoting.take()),
             on_stop=lambda: self.answering.stop(),
             on_draft=lambda text: self.keeper.draft_changed(text, self.spawn),
+            above=self.quoting.chip,
         )
         self.panel = h(
             "section",
             {"class": "panel", "role": "region", "aria-label": "Docs assistant", "hidden": True},
             header,
+            self.settings.region,
             container,
             self.progress,
             self.status,
@@ -119,6 +136,7 @@ class Panel:
             self.keeper,
             self.lifecycle,
             self.spawn,
+            self,
         )
         self.show_conversation(None)
         listen(self.panel, "keydown", self.on_panel_key)
@@ -131,11 +149,19 @@ class Panel:
             return
         self.status.hidden = not conversation.docs_changed
         for turn in conversation.turns:
-            article = turn_article(turn.question, turn.quote)
-            for element in answer_elements(turn, self.answering.ask_again):
+            article = turn_article(turn.question, turn.quote, self.scope_label(turn.scope))
+            for element in answer_elements(turn, self.answering.ask_again, self.votes.bar):
                 article.append(element)
             self.thread.append(article)
+            self.composer.follow_scope(turn.scope)  # a follow-up keeps the turn's scope
         self.thread.scrollTop = self.thread.scrollHeight
+
+    def scope_label(self, scope_id):
+        """The label of the scope a turn was asked in, when the site has scopes."""
+        for scope in self.composer.scopes:
+            if scope.id == scope_id:
+                return scope.label
+        return ""
 
     # -- open / close and keys -------------------------------------------------
 
@@ -144,6 +170,11 @@ class Panel:
             self.open()
         else:
             self.close()
+
+    def quoted(self, selected):
+        """embed.js's "Ask about this": open the panel with the passage attached."""
+        self.quoting.attach(selected)
+        self.open()
 
     def open(self):
         self.panel.hidden = False
@@ -171,43 +202,3 @@ class Panel:
         self.composer.focus()
         if self.client.ready:
             self.keeper.set_session((await self.client.call("new_chat")).session)
-
-    # -- the worker --------------------------------------------------------------
-
-    async def boot(self):
-        # Let the panel paint before Pyodide's start-up work competes for the main thread.
-        await asyncio.sleep(0.05)
-        try:
-            started = await self.client.start(
-                self.bridge.urls,
-                config=self.bridge.config,
-                html_lang=self.bridge.lang,
-                index_url=self.bridge.urls.index,
-                page_url=window.location.href,
-            )
-        except Exception as err:  # the panel must say so, not hang on a progress bar
-            message = "The assistant could not start. Reload the page to try again."
-            window.console.error("docs-panel: " + message, str(err))
-            self.progress.remove()
-            self.thread.append(note(message, "note error", "alert"))
-            return
-        for message in started.errors:
-            window.console.error(message)
-        self.language = started.language
-        self.composer.set_scopes(started.scopes)
-        self.keeper.configure(started)
-        if self.keeper.record:
-            await self.restore()
-        self.progress.remove()
-        self.history.button.disabled = False
-        self.answering.ready()
-
-    async def restore(self):
-        conversation, draft = await self.keeper.restore()
-        if draft and not self.composer.input.value:
-            self.composer.set_text(draft)
-        if conversation is not None:
-            waiting = list(self.thread.querySelectorAll("article"))  # asked meanwhile
-            self.show_conversation(conversation)
-            for article in waiting:
-                self.thread.append(article)

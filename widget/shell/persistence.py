@@ -1,4 +1,5 @@
-"""What this tab keeps, and when (MicroPython): the archive, the session, the draft.
+"""What this tab keeps, and when (MicroPython): the archive, the feedback log, the
+session, the draft and the reader's instruction.
 
 The worker decides every value; this module reads what is stored, hands it over
 and writes back what returns, under the cross-tab lock::
@@ -6,6 +7,7 @@ and writes back what returns, under the cross-tab lock::
     keeper = Keeper(bridge, client, lifecycle)
     await keeper.write("save", checkpoint=False)       # read, merge in the worker, write
     await keeper.write("delete_conversation", id="c1")
+    await keeper.write("drop_feedback", stored="feedback", id="c1")   # the feedback log
 
 It also writes the session on ``pagehide`` (synchronously: no round trip to the
 worker can finish then), answers other tabs' ``storage`` events and keeps the
@@ -68,26 +70,31 @@ class Keeper:
             await self.persist()
         return restored.conversation, draft
 
-    async def write(self, call, **args):
-        """Run ``call`` on the stored archive under the lock and store what it returns,
-        evicting on a full quota; the call's reply."""
+    async def write(self, call, stored="history", **args):
+        """Run ``call`` on the ``stored`` value (the archive, or the feedback log) under
+        its lock and store what it returns, evicting archive entries on a full quota;
+        the call's reply."""
         replies = []
+        key = self.keys[stored]
 
         async def run(lock):
-            key = self.keys["history"]
-            reply = await self.client.call(call, history=self.local.get(key), **args)
+            args[stored] = self.local.get(key)
+            reply = await self.client.call(call, **args)
             replies.append(reply)
             value = reply.value
             while value is not None and not self.local.set(key, value):
+                if stored != "history":  # the log is small and bounded: not worth evicting for
+                    return
                 value = (await self.client.call("evict", history=value)).value
             if value is None and reply.value is not None:
                 window.console.warn("docs-panel: this conversation is too large to keep here")
 
         # A User Timing entry per write: devtools and bench/run.py see what it costs.
         started = window.performance.now()
-        await locked(self.keys["history"], run)
+        await locked(key, run)
         window.performance.measure(
-            "docs-panel:history-write", to_js({"start": started, "end": window.performance.now()})
+            "docs-panel:" + stored + "-write",
+            to_js({"start": started, "end": window.performance.now()}),
         )
         return replies[0]
 
@@ -101,6 +108,15 @@ class Keeper:
         self.session = session
         if self.record:
             self.tab.set(self.keys["conversation"], session)
+
+    def set_instruction(self, text):
+        """The reader's instruction: this tab's sessionStorage only, and only when recording."""
+        if not self.record:
+            return
+        if text.strip():
+            self.tab.set(self.keys["instruction"], text)
+        else:
+            self.remove("instruction")
 
     def on_pagehide(self, panel_open):
         # The next page of this tab finds "left" and carries on; a copy does not.

@@ -1,8 +1,8 @@
 """Elements drawn from protocol records (MicroPython): each function takes a record
 (``widget.core.protocol.RECORDS``) and returns elements, deciding nothing::
 
-    article = turn_article("How do I retry?", quote="")
-    for element in answer_elements(turn, on_ask_again=ask_again):
+    article = turn_article("How do I retry?", quote="", scope_label="API")
+    for element in answer_elements(turn, on_ask_again=ask_again, votes=votes.bar):
         article.append(element)
 
 Text always goes in as text nodes; only the ``answer`` HTML, which the worker
@@ -25,16 +25,27 @@ def note(text, css="note", role=None):
     return h("p", {"class": css, "role": role}, text)
 
 
-def turn_article(question, quote):
+def turn_article(question, quote, scope_label=""):
+    """A question as the thread shows it: the quoted passage above it, and the scope
+    it was asked in when the site has several."""
     article = h("article", {"class": "turn"})
     if quote:
         article.append(h("blockquote", {"class": "quote"}, quote))
     article.append(h("p", {"class": "question"}, question))
+    if scope_label:
+        article.append(h("p", {"class": "asked-in"}, "In " + scope_label))
     return article
 
 
-def answer_elements(turn: "Turn", on_ask_again, failed=False):
-    """A finished turn below its question: answer, Stopped + Ask again, sources; or results."""
+def answer_elements(turn: "Turn", on_ask_again, votes, failed=False):
+    """A finished turn below its question: answer, Stopped + Ask again, sources, or
+    results; then ``votes(turn)``, the vote buttons."""
+    out = _answer_body(turn, on_ask_again, failed)
+    out.append(votes(turn))
+    return out
+
+
+def _answer_body(turn: "Turn", on_ask_again, failed):
     if turn.status == "results":
         out = []
         if failed:

@@ -25,10 +25,18 @@ from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
 
-from widget.core.answers import Plan, chat_request, plan_answer
+from widget.core.answers import Plan, chat_request, plan_answer, quote_passage
 from widget.core.config import Config, parse_config, resolve_language
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
+from widget.core.feedback import (
+    REASONS,
+    cast_vote,
+    drop_conversation,
+    log_vote,
+    report,
+    should_send,
+)
 from widget.core.history import (
     Conversation,
     Status,
@@ -47,7 +55,8 @@ from widget.core.lifecycle import CHECKPOINT_S
 from widget.core.redact import redact_text
 from widget.core.render import StreamingRenderer
 from widget.core.session import adopts, read_session, session_value, stopped_turn
-from widget.core.views import conversation_view, history_row, turn_view
+from widget.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
+from widget.worker.delivery import deliver
 from widget.worker.streaming import AnswerStream
 
 Reply = dict[str, object]
@@ -82,8 +91,14 @@ class Tab:
         self.index = index
         self.origin = f"{page.scheme}://{page.netloc}"
         self.endpoint = urljoin(page_url, config.endpoint)
+        self.page_url = redact_text(page_url)  # as a vote report names it
+        feedback = config.feedback_endpoint
+        self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         self.conversation: Conversation | None = None
         self.answer: _Answer | None = None
+        # The sections retrieved for each turn asked here, by turn key: a vote report
+        # carries them (a restored turn has none; retrieval is never stored).
+        self.retrieved: dict[str, tuple[str, ...]] = {}
 
     @staticmethod
     async def start(
@@ -98,6 +113,7 @@ class Tab:
             "keep_in_flight": tab.keeps_in_flight,
             "language": resolve_language(parsed.config.language, html_lang),
             "scopes": [{"id": s.id, "label": s.label} for s in parsed.config.scopes],
+            "reasons": [{"id": reason, "label": label} for reason, label in REASONS],
         }
 
     @property
@@ -151,8 +167,13 @@ class Tab:
         """The text with credentials masked, as it may be stored (drafts)."""
         return {"text": redact_text(text)}
 
-    def ask(self, question: str, scope: str, quote: str) -> Reply:
-        """Plan the answer: a results turn at once, or a model answer to ``pull``."""
+    def quote(self, text: str) -> Reply:
+        """A passage selected on the page, as the next question will carry it."""
+        return {"text": quote_passage(text)}
+
+    def ask(self, question: str, scope: str, quote: str, instruction: str) -> Reply:
+        """Plan the answer: a results turn at once, or a model answer to ``pull``.
+        ``instruction``: the reader's own, sent to the model and never stored."""
         if self.answer is not None:
             raise ProtocolError("ask while an answer streams: the shell finishes it first")
         asked_at = _now()
@@ -161,16 +182,19 @@ class Tab:
             self.config,
             redact_text(question),
             scope_id=scope or None,
-            quote=redact_text(quote),
+            quote=quote_passage(quote),
             previous=self.conversation,
         )
         if self.conversation is None:
             self.conversation = self._new_conversation()
+        self.retrieved[str(asked_at)] = tuple(hit.section.address for hit in plan.hits)
         if not (self.config.chat and plan.gate_open):
             turn = plan.results_turn(asked_at=asked_at, finished_at=_now())
             self._keep(turn)
             return self._asked(plan, turn_view(turn, self.index, self.origin), None)
-        body = chat_request(plan, self.config, self.conversation)
+        body = chat_request(
+            plan, self.config, self.conversation, instruction=redact_text(instruction)
+        )
         renderer = StreamingRenderer(
             site_origin=self.origin, page_exists=self.index.has_page, cite=plan.cite
         )
@@ -297,6 +321,37 @@ class Tab:
     def delete_all(self) -> Reply:
         """Forget everything: the shell removes the archive and the feedback log."""
         return self.new_chat()
+
+    def vote(self, feedback: str | None, key: str, vote: str, reasons: str, sentence: str) -> Reply:
+        """Put the reader's vote on a turn of this conversation, send it if
+        ``feedback.send`` allows, and return the feedback log to write."""
+        turn = next((t for t in self._turns() if turn_key(t) == key), None)
+        if turn is None or vote not in ("up", "down", ""):
+            raise ProtocolError(f"vote: no turn {key!r} on screen, or vote {vote!r} unknown")
+        voted = cast_vote(
+            turn,
+            "up" if vote == "up" else "down" if vote == "down" else None,
+            reasons.split(","),
+            redact_text(sentence),
+            new_id=lambda: secrets.token_hex(8),
+        )
+        self._keep(voted)
+        sent = report(
+            voted, retrieved=self.retrieved.get(key, ()), page_url=self.page_url, now=_now()
+        )
+        endpoint = self.feedback_endpoint
+        if endpoint and should_send(self.config.feedback.send, voted.vote, previous=turn.vote):
+            deliver(endpoint, sent)
+        conversation_id = self.conversation.id if self.conversation else ""
+        logged = log_vote(feedback, conversation_id, sent) if self.config.history.enabled else None
+        return {"value": logged, "feedback": feedback_view(voted)}
+
+    def _turns(self) -> tuple[Turn, ...]:
+        return self.conversation.turns if self.conversation else ()
+
+    def drop_feedback(self, feedback: str | None, id: str) -> Reply:
+        """The feedback log without a deleted conversation's votes (null: nothing stored)."""
+        return {"value": drop_conversation(feedback, id) if feedback else None}
 
     def check_regressed(self, history: str | None) -> Reply:
         """Whether another tab's write lost this tab's newest turn (then write again)."""

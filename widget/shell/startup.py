@@ -1,0 +1,57 @@
+"""Starting the panel's worker and picking up where this tab left off (MicroPython).
+
+``boot`` runs once the panel is drawn: it starts the worker (config, index), then
+restores this tab's conversation, draft and instruction, and lets the questions
+asked meanwhile be answered::
+
+    panel.spawn(boot(panel))
+"""
+
+import asyncio
+
+from pyscript import window
+
+from shell.views import note
+
+
+async def boot(panel):
+    # Let the panel paint before Pyodide's start-up work competes for the main thread.
+    await asyncio.sleep(0.05)
+    try:
+        started = await panel.client.start(
+            panel.bridge.urls,
+            config=panel.bridge.config,
+            html_lang=panel.bridge.lang,
+            index_url=panel.bridge.urls.index,
+            page_url=window.location.href,
+        )
+    except Exception as err:  # the panel must say so, not hang on a progress bar
+        message = "The assistant could not start. Reload the page to try again."
+        window.console.error("docs-panel: " + message, str(err))
+        panel.progress.remove()
+        panel.thread.append(note(message, "note error", "alert"))
+        return
+    for message in started.errors:
+        window.console.error(message)
+    panel.language = started.language
+    panel.composer.set_scopes(started.scopes)
+    panel.votes.reasons = started.reasons
+    panel.keeper.configure(started)
+    panel.settings.restore()
+    if panel.keeper.record:
+        await restore(panel)
+    panel.progress.remove()
+    panel.history.button.disabled = False
+    panel.started.set()
+    panel.answering.ready()
+
+
+async def restore(panel):
+    conversation, draft = await panel.keeper.restore()
+    if draft and not panel.composer.input.value:
+        panel.composer.set_text(draft)
+    if conversation is not None:
+        waiting = list(panel.thread.querySelectorAll("article"))  # asked meanwhile
+        panel.show_conversation(conversation)
+        for article in waiting:
+            panel.thread.append(article)
