@@ -164,6 +164,9 @@ def test_a_failing_receiver_loses_nothing_and_is_retried_once(
     """An HTTP 500 leaves the vote on the turn and in the log, shows the reader nothing,
     and the report is sent again a few seconds later."""
     watch.expect_bad_request(r"^HTTP 500: .*/api/feedback$")
+    # On a busy machine Chromium has reported one of the two 500s as aborted though the
+    # worker read it to the end; what counts is that both reports arrived, the same.
+    watch.expect_bad_request(r"^failed: .*/api/feedback \(net::ERR_ABORTED\)$")
     feedback.fail(500)
     posts = voting_page(page, site)
     ask_and_wait(page, "retry a failed job")
