@@ -139,6 +139,14 @@ def test_questions_wait_for_the_worker_then_go_in_order() -> None:
     assert answer.next_question() == "second"
 
 
+@pytest.mark.parametrize("state", [ASKING, STREAMING, STOPPING, SETTLED])
+def test_only_an_idle_answer_starts_a_question_at_once(state: str) -> None:
+    """A question asked in any state under way waits; two answers never run at once."""
+    answer = at(state)
+    assert answer.ask("next") is False
+    assert answer.state == state
+
+
 def test_a_question_asked_mid_answer_waits_its_turn() -> None:
     """Asked while an answer streams: answered after it, never dropped."""
     answer = streaming()

@@ -9,6 +9,7 @@ import json
 import sys
 import types
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -55,6 +56,13 @@ def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield module
 
 
+def run(coroutine: Any) -> Any:
+    """Run ``coroutine`` to its end on a loop of its own (Playwright's sync API may hold
+    this thread's loop when the browser tests ran first in the same session)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def reply(name: str, fields: dict[str, object]) -> Any:
     """What the shell would read: the reply checked out and back in."""
     return decode_reply(name, json.loads(encode_reply(name, fields)))
@@ -71,7 +79,7 @@ def test_each_call_is_a_method_with_the_declared_arguments(tab_module: Any) -> N
 def test_a_conversation_through_every_call(tab_module: Any) -> None:
     """start → restore → ask → save → list → open → delete: every reply is as declared."""
     config = json.dumps({"chat": False, "gat": 1})
-    tab, fields = asyncio.run(tab_module.Tab.start(config, "fr", "/index.json", PAGE))
+    tab, fields = run(tab_module.Tab.start(config, "fr", "/index.json", PAGE))
     started = reply("start", fields)
     assert started.language == "fr" and started.record is True
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
@@ -102,7 +110,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
 def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
-    tab, _ = asyncio.run(tab_module.Tab.start("{}", "en", "/index.json", PAGE))
+    tab, _ = run(tab_module.Tab.start("{}", "en", "/index.json", PAGE))
     # The model path streams with fetch: stand a finished stream in for it.
     stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
     tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream

@@ -146,7 +146,9 @@ class Lifecycle:
 
     def ask(self, question: object) -> bool:
         """True: answer ``question`` now; False: it waits its turn (see ``next_question``)."""
-        if self.handle(ASK) == ASKING:
+        before = self.state
+        self.handle(ASK)
+        if before == IDLE:
             return True
         self._waiting.append(question)
         return False
