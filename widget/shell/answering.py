@@ -39,7 +39,7 @@ class Answering:
         self.thread.append(article)
         item = (question, scope, quote, article)
         if self.lifecycle.ask(item):
-            self.spawn(self.answer(item))
+            self._start(item)
         else:
             waiting = (
                 "Your question is next."
@@ -60,7 +60,7 @@ class Answering:
             pending = item[3].querySelector(".pending")
             if pending:
                 pending.remove()
-            self.spawn(self.answer(item))
+            self._start(item)
 
     async def settle(self):
         """Stop the answer under way, if any, and wait until it is drawn and stored;
@@ -68,14 +68,20 @@ class Answering:
         self.lifecycle.discard()
         if self.lifecycle.stop():
             await self.client.call("stop")
-        await self._idle.wait()
+        # Only wait when something is under way: a needless await would let a question
+        # asked right after New chat land in the thread that New chat then clears.
+        if not self._idle.is_set():
+            await self._idle.wait()
 
     def stop(self):
         if self.lifecycle.stop():
             self.spawn(self.client.call("stop"))
 
+    def _start(self, item):
+        self._idle.clear()  # now, not when the task runs: settle() must see it under way
+        self.spawn(self.answer(item))
+
     async def answer(self, item):
-        self._idle.clear()
         try:
             await self._answer(*item)
         finally:
