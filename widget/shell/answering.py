@@ -41,11 +41,10 @@ class Answering:
         if self.lifecycle.ask(item):
             self._start(item)
         else:
-            waiting = (
-                "Your question is next."
-                if self.client.ready
-                else ("The assistant is loading; your question is next.")
-            )
+            if self.client.ready:
+                waiting = "Your question is next."
+            else:
+                waiting = "The assistant is loading; your question is next."
             article.append(note(waiting, "note pending"))
         self.thread.scrollTop = self.thread.scrollHeight
 
