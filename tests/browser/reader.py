@@ -43,6 +43,13 @@ def ask(page: Page, question: str) -> None:
     box.press("Enter")
 
 
+def new_chat(page: Page) -> None:
+    """Press New chat and wait until the thread is empty: the click settles any answer
+    under way before it clears, so the clearing lands after the click returns."""
+    page.get_by_role("button", name="New chat").click()
+    expect(page.locator(".turn")).to_have_count(0)
+
+
 def answers(page: Page) -> int:
     return page.get_by_role("list", name="Search results").count()
 

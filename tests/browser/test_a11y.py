@@ -12,6 +12,7 @@ from tests.browser.conftest import Site
 from tests.browser.reader import (
     age_the_archive,
     ask_and_wait,
+    new_chat,
     open_history,
     open_panel,
     settled_archive,
@@ -59,7 +60,7 @@ def test_every_state_has_no_axe_violations(page: Page, site: Site) -> None:
 
     assert settled_archive(page, [["retry a failed job"]])
     age_the_archive(page)
-    page.get_by_role("button", name="New chat").click()
+    new_chat(page)
     open_history(page)
     page.get_by_role("button", name="retry a failed job").click()
     expect(page.get_by_role("status").filter(has_text="The docs have changed")).to_be_visible()

@@ -17,6 +17,7 @@ from tests.browser.reader import (
     ask,
     ask_and_wait,
     history_titles,
+    new_chat,
     open_history,
     open_panel,
     reload_open,
@@ -184,7 +185,7 @@ def test_deleting_conversations_empties_the_feedback_log(
     voting_page(page, site)
     ask_and_wait(page, "retry a failed job")
     vote(page, "Helpful")
-    page.get_by_role("button", name="New chat").click()
+    new_chat(page)
     ask_and_wait(page, "schedule a cron job")
     vote(page, "Not helpful")
     assert [e["question"] for e in log(page)] == ["retry a failed job", "schedule a cron job"]

@@ -15,6 +15,7 @@ from tests.browser.reader import (
     ask,
     ask_and_wait,
     history_titles,
+    new_chat,
     open_history,
     open_panel,
     settled_archive,
@@ -55,8 +56,7 @@ def test_history_list_open_new_chat_and_delete(page: Page, site: Site) -> None:
     """Rows show first questions, newest first; open, new chat and delete do what they say."""
     fresh(page, site.url)
     ask_and_wait(page, "install the command line tool")
-    page.get_by_role("button", name="New chat").click()
-    expect(page.get_by_role("list", name="Search results")).to_have_count(0)
+    new_chat(page)
     ask_and_wait(page, "rate limits")
     assert history_titles(page) == ["rate limits", "install the command line tool"]
     row = page.get_by_role("list", name="Conversations").get_by_role("listitem").first
@@ -333,7 +333,7 @@ def test_a_conversation_from_older_docs_says_so(page: Page, site: Site) -> None:
     status = page.get_by_role("status").filter(has_text="The docs have changed")
     expect(status).to_be_hidden()
     age_the_archive(page)
-    page.get_by_role("button", name="New chat").click()
+    new_chat(page)
     open_history(page)
     page.get_by_role("button", name="retry a failed job").click()
     expect(status).to_have_text(

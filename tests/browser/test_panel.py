@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Site, Watch
-from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, result_links, wait_ready
+from tests.browser.reader import (
+    READY_TIMEOUT_MS,
+    ask,
+    new_chat,
+    open_panel,
+    result_links,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -91,8 +98,7 @@ def test_close_and_reopen_keep_the_thread(page: Page, site: Site) -> None:
     expect(launcher).to_be_focused()
     launcher.click()
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
-    page.get_by_role("button", name="New chat").click()
-    expect(page.get_by_role("list", name="Search results")).to_have_count(0)
+    new_chat(page)
     expect(page.get_by_role("textbox", name="Ask a question")).to_be_focused()
 
 
