@@ -79,16 +79,6 @@ def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
     assert 430 - 80 < question["y"] + question["height"] <= 430
 
 
-def test_right_to_left_mirrors_the_panel(page: Page, site: Site) -> None:
-    """With dir="rtl" on its host the panel sits at the left and Send is left of the box."""
-    page.goto(site.url)
-    page.locator("[data-docs-panel]").evaluate("host => host.setAttribute('dir', 'rtl')")
-    open_panel(page)
-    panel = box(page, "region", "Docs assistant")
-    assert panel["x"] == 20
-    assert box(page, "button", "Send")["x"] < box(page, "textbox", "Ask a question")["x"]
-
-
 def test_reduced_motion_stops_the_loading_bar(page: Page, site: Site) -> None:
     """prefers-reduced-motion: the loading bar does not slide."""
     page.emulate_media(reduced_motion="reduce")
