@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from tests.browser.conftest import Site, Watch
-from tests.browser.reader import open_panel, wait_ready
+from tests.browser.reader import ask_and_wait, open_panel, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,38 @@ def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
     assert box(phone, "region", "Docs assistant") == {"x": 0, "y": 30, "width": 390, "height": 400}
     question = box(phone, "textbox", "Ask a question")
     assert 430 - 80 < question["y"] + question["height"] <= 430
+
+
+ZOOMED = [
+    ("button", "Conversation history"),
+    ("button", "Settings"),
+    ("button", "New chat"),
+    ("button", "Close"),
+    ("textbox", "Ask a question"),
+    ("button", "Send"),
+]
+
+
+def test_at_200_percent_zoom_no_control_is_lost(page: Page, site: Site) -> None:
+    """A 1280x800 window at 200% zoom lays out as 640x400: header and composer stay on
+    screen with an answer, and with settings and history open; the votes scroll into view."""
+    page.set_viewport_size({"width": 640, "height": 400})
+    page.goto(site.url)
+    open_panel(page)
+    wait_ready(page)
+    ask_and_wait(page, "retry a failed job")
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_role("button", name="Conversation history").click()
+    expect(page.get_by_role("list", name="Conversations")).to_be_visible()
+    for role, name in [*ZOOMED, ("textbox", "Instruction for answers")]:
+        found = box(page, role, name)
+        assert found["x"] >= 0 and found["x"] + found["width"] <= 640, (name, found)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= 400, (name, found)
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_role("button", name="Conversation history").click()
+    helpful = page.get_by_role("button", name="Helpful", exact=True)
+    helpful.scroll_into_view_if_needed()
+    expect(helpful).to_be_in_viewport()
 
 
 def test_reduced_motion_stops_the_loading_bar(page: Page, site: Site) -> None:
