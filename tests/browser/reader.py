@@ -49,21 +49,19 @@ def ask(page: Page, question: str, words: dict[str, str] = EN) -> None:
     box.press("Enter")
 
 
-def answers(page: Page, words: dict[str, str] = EN) -> int:
-    return page.get_by_role("list", name=words["results"]).count()
+def answers(page: Page) -> int:
+    return page.get_by_role("list", name="Search results").count()
 
 
 WRITES = "performance.getEntriesByName('docs-panel:history-write').length"
 
 
-def ask_and_wait(
-    page: Page, question: str, *, stored: bool = True, words: dict[str, str] = EN
-) -> None:
+def ask_and_wait(page: Page, question: str, *, stored: bool = True) -> None:
     """Ask and wait until this question's results are on screen and, if ``stored``,
     until the archive write that follows them is done."""
-    before, writes = answers(page, words), page.evaluate(WRITES)
-    ask(page, question, words)
-    expect(page.get_by_role("list", name=words["results"])).to_have_count(
+    before, writes = answers(page), page.evaluate(WRITES)
+    ask(page, question)
+    expect(page.get_by_role("list", name="Search results")).to_have_count(
         before + 1, timeout=READY_TIMEOUT_MS
     )
     if stored:

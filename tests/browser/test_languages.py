@@ -13,7 +13,6 @@ from tests.browser.endpoint import FakeEndpoint, hang, stream
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
     ask,
-    ask_and_wait,
     open_history,
     open_panel,
     wait_ready,
@@ -116,10 +115,13 @@ def test_a_french_panel_in_every_state(page: Page, site: Site, endpoint: FakeEnd
     page.get_by_role("button", name=FR["cancel"]).click()
 
 
-def test_an_arabic_panel_reads_right_to_left(page: Page, site: Site) -> None:
+def test_an_arabic_panel_reads_right_to_left(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
     """An Arabic page: Arabic names, dir=rtl, the launcher and panel at the left, Send left
-    of the box, and 0 axe violations in its states."""
-    page.goto(site.page_with_config("arabic", "{chat: false}", html='lang="ar" dir="rtl"'))
+    of the box, an English answer and its code left to right, 0 axe violations."""
+    endpoint.queue(stream("Call `job.retry()` [1].\n\n- It waits longer each time [1]."))
+    page.goto(site.page_with_config("arabic", "{chat: true}", html='lang="ar" dir="rtl"'))
     launcher = page.get_by_role("button", name=AR["launcher"])
     expect(launcher).to_be_visible()
     assert (launcher.bounding_box() or {"x": 1280})["x"] < 640
@@ -138,9 +140,16 @@ def test_an_arabic_panel_reads_right_to_left(page: Page, site: Site) -> None:
     wait_ready(page, AR)
     check(page, "empty")
 
-    ask_and_wait(page, "retry a failed job", words=AR)
+    ask(page, "retry a failed job", AR)
+    expect(page.get_by_role("status").filter(has_text=AR["answer_done"])).to_have_count(
+        1, timeout=READY_TIMEOUT_MS
+    )
+    expect(page.get_by_role("list", name=AR["sources"])).to_be_visible()
+    answer = page.locator(".answer")
+    assert answer.evaluate("a => getComputedStyle(a.querySelector('li')).direction") == "ltr"
+    assert answer.evaluate("a => getComputedStyle(a.querySelector('code')).direction") == "ltr"
     expect(page.get_by_role("button", name=AR["helpful"], exact=True)).to_be_visible()
-    check(page, "search results")
+    check(page, "answer")
     page.get_by_role("button", name=AR["not_helpful"]).click()
     expect(page.get_by_role("textbox", name=AR["what_was_wrong"])).to_be_visible()
     check(page, "not helpful form")

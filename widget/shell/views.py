@@ -52,7 +52,7 @@ def _answer_body(turn: "Turn", on_ask_again, failed):
         if failed:
             out.append(note(say("model_failed")))
         return out + results_elements(turn.results, intro=not failed)
-    body = h("div", {"class": "answer"})
+    body = h("div", {"class": "answer", "dir": "auto"})
     body.innerHTML = turn.answer  # rendered and sanitized by the worker
     out = [body]
     if turn.status == "stopped":
@@ -115,7 +115,13 @@ def streaming_answer():
         reasoning_text,
     )
     stable, tail = h("div"), h("div")
-    return reasoning, reasoning_text, stable, tail, h("div", {"class": "answer"}, stable, tail)
+    return (
+        reasoning,
+        reasoning_text,
+        stable,
+        tail,
+        h("div", {"class": "answer", "dir": "auto"}, stable, tail),
+    )
 
 
 def history_row(row: "Row", current, when, on_open, on_delete):
