@@ -21,7 +21,8 @@ def tab_through(page: Page, key: str, controls: list[Locator]) -> None:
 
 def test_a_keyboard_only_walk_through_the_panel(page: Page, site: Site) -> None:
     """Ctrl+/ from a page link, Tab order through header, answer and composer both ways,
-    history rows and Delete all, Esc twice, focus back on the link."""
+    history rows and Delete all, deleting a row keeps focus in the panel, Esc twice,
+    focus back on the link."""
     page.goto(site.page_with_config("walk", "{chat: false}", '<a href="#walk">Page link</a>'))
     page.keyboard.press("Tab")
     link = page.get_by_role("link", name="Page link")
@@ -61,6 +62,10 @@ def test_a_keyboard_only_walk_through_the_panel(page: Page, site: Site) -> None:
             page.get_by_role("button", name="Delete all"),
         ],
     )
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # Delete conversation: its row, and focus, go
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()
+    expect(history).to_be_focused()
     page.keyboard.press("Escape")
     expect(history).to_have_attribute("aria-expanded", "false")
     expect(history).to_be_focused()

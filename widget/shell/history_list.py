@@ -73,7 +73,7 @@ class HistoryList:
         if deleted.on_screen:  # the worker let it go too; the panel empties
             panel.show_conversation(None)
         panel.keeper.set_session(deleted.session)
-        await self.show()
+        await self._show_again()
 
     async def _delete_all(self):
         panel = self.panel
@@ -83,7 +83,14 @@ class HistoryList:
         panel.keeper.remove("feedback")
         panel.show_conversation(None)
         panel.keeper.set_session(cleared.session)
+        await self._show_again()
+
+    async def _show_again(self):
+        """Redraw the list after a delete; focus was on a button the redraw removed, so it
+        goes to the first row left, else back to the clock button."""
         await self.show()
+        first = self.container.querySelector("button.open")
+        (first or self.button).focus()
 
     def _delete_all_bar(self):
         arm = h("button", {"class": "text", "type": "button"}, say("delete_all"))
