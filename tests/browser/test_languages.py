@@ -12,6 +12,7 @@ from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, stream
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
+    age_the_archive,
     ask,
     open_history,
     open_panel,
@@ -119,7 +120,8 @@ def test_an_arabic_panel_reads_right_to_left(
     page: Page, site: Site, endpoint: FakeEndpoint
 ) -> None:
     """An Arabic page: Arabic names, dir=rtl, the launcher and panel at the left, Send left
-    of the box, an English answer and its code left to right, 0 axe violations."""
+    of the box, an English answer and its code left to right, 0 axe violations in each
+    state through docs changed."""
     endpoint.queue(stream("Call `job.retry()` [1].\n\n- It waits longer each time [1]."))
     page.goto(site.page_with_config("arabic", "{chat: true}", html='lang="ar" dir="rtl"'))
     launcher = page.get_by_role("button", name=AR["launcher"])
@@ -132,8 +134,13 @@ def test_an_arabic_panel_reads_right_to_left(
     expect(panel).to_have_attribute("dir", "rtl")
     expect(panel).to_have_attribute("lang", "ar")
     assert (panel.bounding_box() or {"x": 0})["x"] == 20
+    box = page.get_by_role("textbox", name=AR["question"])
+    assert box.evaluate("e => getComputedStyle(e).direction") == "rtl"  # its placeholder
+    box.fill("How do I retry?")
+    assert box.evaluate("e => getComputedStyle(e).direction") == "ltr"  # dir=auto
+    box.fill("")
     send = page.get_by_role("button", name=AR["send"]).bounding_box()
-    question = page.get_by_role("textbox", name=AR["question"]).bounding_box()
+    question = box.bounding_box()
     assert send and question and send["x"] < question["x"]
     if page.get_by_role("progressbar", name=AR["loading"]).count():
         check(page, "loading")
@@ -164,3 +171,11 @@ def test_an_arabic_panel_reads_right_to_left(
     page.get_by_role("button", name=AR["delete_all"]).click()
     expect(page.get_by_role("button", name=AR["confirm_delete_all"])).to_be_visible()
     check(page, "delete all armed")
+    page.get_by_role("button", name=AR["cancel"]).click()
+
+    age_the_archive(page)
+    page.get_by_role("button", name=AR["new_chat"]).click()
+    open_history(page, AR)
+    page.get_by_role("list", name=AR["conversations"]).get_by_role("button").first.click()
+    expect(page.get_by_role("status").filter(has_text=AR["docs_changed"])).to_be_visible()
+    check(page, "docs changed")
