@@ -99,6 +99,10 @@ def test_a_french_panel_in_every_state(page: Page, site: Site, endpoint: FakeEnd
     expect(page.get_by_role("textbox", name=FR["what_was_wrong"]).last).to_be_visible()
     expect(page.get_by_role("button", name=FR["send_feedback"]).last).to_be_visible()
     check(page, "not helpful form")
+    page.get_by_role("checkbox", name=FR["reason_wrong"]).last.press("Space")
+    page.get_by_role("button", name=FR["send_feedback"]).last.press("Enter")
+    expect(page.get_by_role("status").filter(has_text=FR["feedback_thanks"])).to_be_visible()
+    expect(page.get_by_role("button", name=FR["not_helpful"]).last).to_be_focused()
 
     page.get_by_role("button", name=FR["settings"]).click()
     expect(page.get_by_role("textbox", name=FR["instruction"])).to_be_focused()

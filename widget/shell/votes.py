@@ -90,6 +90,8 @@ class Votes:
         for box in checks:
             box.checked = box.value in feedback.reasons
         sentence.value = feedback.sentence
+        if not opened and form.isConnected and form.contains(form.getRootNode().activeElement):
+            down.focus()  # the form goes away from under the reader's focus
         form.hidden = not opened
         thanks.textContent = ""
         if opened:
