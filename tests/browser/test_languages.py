@@ -126,7 +126,10 @@ def test_an_arabic_panel_reads_right_to_left(
     """An Arabic page: Arabic names, dir=rtl, the launcher and panel at the left, Send left
     of the box, an English answer and its code left to right, 0 axe violations in each
     state through docs changed."""
-    endpoint.queue(stream("Call `job.retry()` [1].\n\n- It waits longer each time [1]."))
+    endpoint.queue(
+        hang("The first half [1]"),
+        stream("Call `job.retry()` [1].\n\n- It waits longer each time [1]."),
+    )
     page.goto(site.page_with_config("arabic", "{chat: true}", html='lang="ar" dir="rtl"'))
     launcher = page.get_by_role("button", name=AR["launcher"])
     expect(launcher).to_be_visible()
@@ -152,17 +155,23 @@ def test_an_arabic_panel_reads_right_to_left(
     check(page, "empty")
 
     ask(page, "retry a failed job", AR)
+    expect(page.locator(".turn .answer")).to_contain_text("first", timeout=READY_TIMEOUT_MS)
+    check(page, "streaming")
+    page.get_by_role("button", name=AR["stop"]).click()
+    expect(page.get_by_text(AR["stopped"], exact=True)).to_be_visible()
+    check(page, "stopped")
+    page.get_by_role("button", name=AR["ask_again"]).click()
     expect(page.get_by_role("status").filter(has_text=AR["answer_done"])).to_have_count(
         1, timeout=READY_TIMEOUT_MS
     )
-    expect(page.get_by_role("list", name=AR["sources"])).to_be_visible()
-    answer = page.locator(".answer")
+    expect(page.get_by_role("list", name=AR["sources"]).last).to_be_visible()
+    answer = page.locator(".answer").last
     assert answer.evaluate("a => getComputedStyle(a.querySelector('li')).direction") == "ltr"
     assert answer.evaluate("a => getComputedStyle(a.querySelector('code')).direction") == "ltr"
-    expect(page.get_by_role("button", name=AR["helpful"], exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=AR["helpful"], exact=True).last).to_be_visible()
     check(page, "answer")
-    page.get_by_role("button", name=AR["not_helpful"]).click()
-    expect(page.get_by_role("textbox", name=AR["what_was_wrong"])).to_be_visible()
+    page.get_by_role("button", name=AR["not_helpful"]).last.click()
+    expect(page.get_by_role("textbox", name=AR["what_was_wrong"]).last).to_be_visible()
     check(page, "not helpful form")
 
     page.get_by_role("button", name=AR["settings"]).click()
