@@ -6,7 +6,9 @@ closed · loading · thread with results · scope picked · narrow (mobile) ·
 dark host page · history list · delete all armed · docs changed after a reload;
 and with model answers (a scripted endpoint): streaming with reasoning open,
 answer with sources, stopped turn, model failure, narrow and dark; the faults:
-a throttled endpoint, a stalled one, a Content Security Policy that blocks.
+a throttled endpoint, a stalled one, a Content Security Policy that blocks; in other
+languages: a French page (answer, "Not helpful" form, history list, settings), an
+Arabic page right to left (answer, history list) and both on a phone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from builder.cli import build_demo  # noqa: E402
 from builder.serve import make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Site  # noqa: E402
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream  # noqa: E402
+from tests.browser.reader import ask  # noqa: E402
 from tests.browser.test_csp import WITHOUT_EVAL, page_with_policy  # noqa: E402
+from widget.core.i18n import table  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 
@@ -33,11 +37,6 @@ OUT = ROOT / "bench" / "out"
 def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(OUT / f"{name}.png"))
     print(OUT / f"{name}.png")
-
-
-def ask(page: Page, question: str) -> None:
-    page.get_by_role("textbox", name="Ask a question").fill(question)
-    page.get_by_role("textbox", name="Ask a question").press("Enter")
 
 
 ANSWER = """To retry a job that failed, call `job.retry()` [1] or use the HTTP API:
@@ -106,6 +105,33 @@ def chat_states(browser: Browser, site: Site, endpoint: FakeEndpoint) -> None:
     endpoint.reset()
 
 
+def language_states(browser: Browser, site: Site, endpoint: FakeEndpoint) -> None:
+    """The panel in French and in Arabic (right to left), on a desktop and on a phone."""
+    for language, html in (("fr", 'lang="fr"'), ("ar", 'lang="ar" dir="rtl"')):
+        words = table(language)
+        url = site.page_with_config(f"chat-{language}", CHAT, html=html)
+        for width, height, suffix in ((1280, 800, ""), (390, 760, "-phone")):
+            page = browser.new_page(viewport={"width": width, "height": height}, has_touch=True)
+            page.goto(url)
+            page.get_by_role("button", name=words["launcher"]).click()
+            endpoint.queue(stream(ANSWER))
+            ask(page, "How do I retry a job that failed?", words)
+            page.get_by_role("list", name=words["sources"]).wait_for(timeout=120_000)
+            shoot(page, f"20-{language}{suffix}-answer")
+            if suffix:
+                continue
+            page.get_by_role("button", name=words["not_helpful"]).click()
+            page.get_by_role("group", name=words["reasons"]).wait_for()
+            shoot(page, f"21-{language}-not-helpful")
+            page.get_by_role("button", name=words["settings"]).click()
+            shoot(page, f"22-{language}-settings")
+            page.get_by_role("button", name=words["settings"]).click()
+            page.get_by_role("button", name=words["history"]).click()
+            page.get_by_role("list", name=words["conversations"]).wait_for()
+            page.get_by_role("button", name=words["delete_all"]).click()
+            shoot(page, f"23-{language}-history")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -163,6 +189,7 @@ def main() -> None:
                 page.get_by_role("list", name="Search results").wait_for(timeout=120_000)
                 shoot(page, name)
             chat_states(browser, Site(root=root, url=url), endpoint)
+            language_states(browser, Site(root=root, url=url), endpoint)
             browser.close()
         server.shutdown()
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
+from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
@@ -69,6 +70,11 @@ MIN_GZIP_SIZE = 1024
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
 LOADER_MARK = "__DOCS_PANEL_LOADER__"
+
+# What embed.js shows before the shell exists, from each language's table, in order.
+EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
+# Comments (whole lines, or after code with no quote behind them) and indentation.
+_JS_NOISE = re.compile(r"^[ \t]*//.*\n|[ \t]+// [^\"'`\n]*$|^[ \t]+", re.MULTILINE)
 
 _STATIC_IMPORT = re.compile(r'from\s*"\./([\w.-]+\.js)"')
 _DYNAMIC_IMPORT = re.compile(r'import\("\./([\w.-]+\.js)"\)')
@@ -234,6 +240,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "workerZip": worker_name,
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "index": index_name,
+        # embed.js's alert when a Content Security Policy blocks the runtimes, by language
+        "csp": hashed("csp.json", _json({lang: table(lang)["csp_blocked"] for lang in LANGUAGES})),
     }
     # Fetched by embed.js as the shell starts, so the worker finds them in the cache:
     # the wasm in one lane, the rest in a second lane in the order the worker asks.
@@ -253,9 +261,14 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
+        "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
+        "csp": table("en")["csp_blocked"],  # when csp.json cannot be fetched either
+        "rtl": list(RIGHT_TO_LEFT),
         "prefetch": [[wasm_twin], lane],
     }
-    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
+    # Comments are for this repository's readers; every page pays for embed.js.
+    embed = _filled("embed.js", MANIFEST_MARK, embedded).decode("utf-8")
+    out["embed.js"] = _JS_NOISE.sub("", embed).encode("utf-8")
     return out
 
 
@@ -264,8 +277,12 @@ def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:
     template = (WIDGET / "assets" / asset).read_text(encoding="utf-8")
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
-    filled = template.replace(mark, json.dumps(values, sort_keys=True, separators=(",", ":")))
+    filled = template.replace(mark, _json(values).decode("utf-8"))
     return filled.encode("utf-8")
+
+
+def _json(values: Mapping[str, object]) -> bytes:
+    return json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _gzip(data: bytes) -> bytes:

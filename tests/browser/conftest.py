@@ -64,10 +64,13 @@ class Site:
         target.write_text(html, encoding="utf-8")
         return self.url + path.lstrip("/")
 
-    def page_with_config(self, name: str, config_js: str, body: str = "") -> str:
+    def page_with_config(
+        self, name: str, config_js: str, body: str = "", html: str = 'lang="en"'
+    ) -> str:
+        """A page with ``window.docsPanel = config_js``; ``html``: the <html> attributes."""
         return self.add_page(
             f"/tests/{name}.html",
-            f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{name}</title>
+            f"""<!doctype html><html {html}><head><meta charset="utf-8"><title>{name}</title>
 <link rel="icon" href="data:,"><script>window.docsPanel = {config_js};</script>
 <script src="/docs-panel/embed.js" async></script></head>
 <body><h1>{name}</h1>{body}</body></html>""",

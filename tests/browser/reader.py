@@ -1,10 +1,13 @@
-"""What a reader does with the panel, by role and accessible name (DESIGN 3)."""
+"""What a reader does with the panel, by role and accessible name (DESIGN 3), in
+English unless a helper is given another language's ``words`` (``i18n.table``)."""
 
 from __future__ import annotations
 
 import json
 
 from playwright.sync_api import Page, expect
+
+from widget.core.i18n import table
 
 # Pyodide's cold boot takes ~5 s here, more while the other core is busy.
 READY_TIMEOUT_MS = 60_000
@@ -17,13 +20,16 @@ KEYS = {
 }
 
 
-def open_panel(page: Page) -> None:
-    page.get_by_role("button", name="Ask the docs").click()
-    expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
+EN = table("en")
 
 
-def wait_ready(page: Page) -> None:
-    expect(page.get_by_role("progressbar", name="Loading the assistant")).to_have_count(
+def open_panel(page: Page, words: dict[str, str] = EN) -> None:
+    page.get_by_role("button", name=words["launcher"]).click()
+    expect(page.get_by_role("region", name=words["panel"])).to_be_visible()
+
+
+def wait_ready(page: Page, words: dict[str, str] = EN) -> None:
+    expect(page.get_by_role("progressbar", name=words["loading"])).to_have_count(
         0, timeout=READY_TIMEOUT_MS
     )
 
@@ -37,8 +43,8 @@ def reload_open(page: Page) -> None:
     wait_ready(page)
 
 
-def ask(page: Page, question: str) -> None:
-    box = page.get_by_role("textbox", name="Ask a question")
+def ask(page: Page, question: str, words: dict[str, str] = EN) -> None:
+    box = page.get_by_role("textbox", name=words["question"])
     box.fill(question)
     box.press("Enter")
 
@@ -101,8 +107,8 @@ def settled_archive(page: Page, expected: list[list[str]]) -> list[list[str]]:
     return found
 
 
-def open_history(page: Page) -> None:
-    button = page.get_by_role("button", name="Conversation history")
+def open_history(page: Page, words: dict[str, str] = EN) -> None:
+    button = page.get_by_role("button", name=words["history"])
     if button.get_attribute("aria-expanded") == "true":
         button.click()  # close first: the list is re-read each time it opens
     button.click()

@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import ask_and_wait, open_panel, wait_ready
+from widget.core.i18n import table
 
 pytestmark = pytest.mark.browser
 
@@ -22,11 +23,11 @@ WITHOUT_EVAL = (
 )
 
 
-def page_with_policy(site: Site, name: str, policy: str) -> str:
+def page_with_policy(site: Site, name: str, policy: str, lang: str = "en") -> str:
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
     return site.add_page(
         f"/tests/{name}.html",
-        f"""<!doctype html><html lang="en"><head><meta charset="utf-8">{meta}
+        f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8">{meta}
 <title>{name}</title><link rel="icon" href="data:,">
 <script>window.docsPanel = {{chat: false}};</script>
 <script src="/docs-panel/embed.js" async></script></head><body><h1>{name}</h1></body></html>""",
@@ -55,3 +56,14 @@ def test_a_policy_without_eval_gets_an_alert_naming_it(
     expect(page.get_by_role("button", name="Ask the docs")).not_to_have_attribute(
         "aria-busy", "true"
     )
+
+
+def test_the_alert_speaks_the_pages_language(page: Page, site: Site, watch: Watch) -> None:
+    """On a French page the alert comes in French (its words fetched only then)."""
+    watch.expect_console_error(r"Content Security Policy|unsafe-eval|EvalError")
+    page.goto(page_with_policy(site, "csp-blocked-fr", WITHOUT_EVAL, lang="fr"))
+    words = table("fr")
+    page.get_by_role("button", name=words["launcher"]).click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text(words["csp_blocked"].split("{missing}")[0], timeout=20_000)
+    expect(alert).to_contain_text("script-src 'unsafe-eval'")

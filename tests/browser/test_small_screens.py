@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from tests.browser.conftest import Site, Watch
-from tests.browser.reader import open_panel, wait_ready
+from tests.browser.reader import ask_and_wait, open_panel, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -65,12 +65,36 @@ def test_on_a_phone_the_panel_is_a_full_screen_sheet(phone: Page, site: Site) ->
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_the_page_behind_the_sheet_does_not_scroll(phone: Page, site: Site) -> None:
+    """While the sheet is open a swipe over it leaves the page where it was; closed, the
+    page scrolls again and its own overflow style is back."""
+    phone.goto(site.url + "guides/deployment.html")
+    overflow = "getComputedStyle(document.documentElement).overflowY"
+    open_panel(phone)
+    assert phone.evaluate(overflow) == "hidden"
+    phone.mouse.move(195, 200)
+    phone.mouse.wheel(0, 600)
+    phone.wait_for_timeout(300)
+    assert phone.evaluate("scrollY") == 0
+    phone.get_by_role("button", name="Close").click()
+    assert phone.evaluate("document.documentElement.style.overflow") == ""
+    phone.mouse.wheel(0, 600)
+    phone.wait_for_function("scrollY > 0")
+
+
 def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
-    """With the keyboard up the shell sets --dp-viewport-top/-height from visualViewport:
-    the sheet fits the visible part, composer at its bottom."""
+    """The shell sets --dp-viewport-top/-height from visualViewport as it changes (the
+    keyboard shrinks it); the sheet fits that part, composer at its bottom."""
     phone.goto(site.url)
     open_panel(phone)
-    phone.get_by_role("region", name="Docs assistant").evaluate(
+    panel = phone.get_by_role("region", name="Docs assistant")
+    height = "p => p.style.getPropertyValue('--dp-viewport-height')"
+    assert panel.evaluate(height) == "760px"
+    phone.set_viewport_size({"width": 390, "height": 500})
+    expect(panel).to_have_js_property("offsetHeight", 500)
+    assert panel.evaluate(height) == "500px"
+    phone.set_viewport_size({"width": 390, "height": 760})
+    panel.evaluate(
         "p => { p.style.setProperty('--dp-viewport-top', '30px');"
         " p.style.setProperty('--dp-viewport-height', '400px'); }"
     )
@@ -79,14 +103,36 @@ def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
     assert 430 - 80 < question["y"] + question["height"] <= 430
 
 
-def test_right_to_left_mirrors_the_panel(page: Page, site: Site) -> None:
-    """With dir="rtl" on its host the panel sits at the left and Send is left of the box."""
+ZOOMED = [
+    ("button", "Conversation history"),
+    ("button", "Settings"),
+    ("button", "New chat"),
+    ("button", "Close"),
+    ("textbox", "Ask a question"),
+    ("button", "Send"),
+]
+
+
+def test_at_200_percent_zoom_no_control_is_lost(page: Page, site: Site) -> None:
+    """A 1280x800 window at 200% zoom lays out as 640x400: header and composer stay on
+    screen with an answer, and with settings and history open; the votes scroll into view."""
+    page.set_viewport_size({"width": 640, "height": 400})
     page.goto(site.url)
-    page.locator("[data-docs-panel]").evaluate("host => host.setAttribute('dir', 'rtl')")
     open_panel(page)
-    panel = box(page, "region", "Docs assistant")
-    assert panel["x"] == 20
-    assert box(page, "button", "Send")["x"] < box(page, "textbox", "Ask a question")["x"]
+    wait_ready(page)
+    ask_and_wait(page, "retry a failed job")
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_role("button", name="Conversation history").click()
+    expect(page.get_by_role("list", name="Conversations")).to_be_visible()
+    for role, name in [*ZOOMED, ("textbox", "Instruction for answers")]:
+        found = box(page, role, name)
+        assert found["x"] >= 0 and found["x"] + found["width"] <= 640, (name, found)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= 400, (name, found)
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_role("button", name="Conversation history").click()
+    helpful = page.get_by_role("button", name="Helpful", exact=True)
+    helpful.scroll_into_view_if_needed()
+    expect(helpful).to_be_in_viewport()
 
 
 def test_reduced_motion_stops_the_loading_bar(page: Page, site: Site) -> None:
@@ -98,6 +144,27 @@ def test_reduced_motion_stops_the_loading_bar(page: Page, site: Site) -> None:
     animation = progress.evaluate("e => getComputedStyle(e, '::before').animationName")
     assert animation == "none"
     wait_ready(page)
+
+
+def test_the_launchers_focus_ring_shows_on_a_white_page(page: Page, site: Site) -> None:
+    """Tabbing to the launcher draws a ring at 3:1 against the white page (with a white
+    halo against the button), and a ring in forced-colors mode."""
+    page.goto(site.url)
+    page.locator("body").evaluate("b => b.style.background = '#fff'")
+    launcher = page.get_by_role("button", name="Ask the docs")
+    launcher.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(launcher).to_be_focused()
+    ring = launcher.evaluate(
+        "e => { const s = getComputedStyle(e); return [s.outlineStyle, s.outlineWidth,"
+        " s.outlineColor, s.boxShadow]; }"
+    )
+    assert ring[:2] == ["solid", "3px"]
+    assert contrast(ring[2], "rgb(255, 255, 255)") >= 3, ring
+    assert ring[3].startswith("rgb(255, 255, 255) 0px 0px 0px 3px"), ring
+    page.emulate_media(forced_colors="active")
+    assert launcher.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
 
 
 def luminance(rgb: str) -> float:

@@ -30,7 +30,6 @@ from widget.core.config import (
     Scope,
     config_to_json,
     parse_config,
-    resolve_language,
 )
 
 CASES = json.loads((Path(__file__).parent.parent / "fixtures" / "config_cases.json").read_text())
@@ -79,22 +78,6 @@ def test_storage_key_uses_the_prefix() -> None:
     assert DEFAULTS.storage_key("history") == "docs-panel.history"
     custom = parse_config({"storagePrefix": "acme.docs"}).config
     assert custom.storage_key("composer.draft") == "acme.docs.composer.draft"
-
-
-@pytest.mark.parametrize(
-    ("configured", "html_lang", "expected"),
-    [
-        ("auto", "fr", "fr"),
-        ("auto", " de-AT ", "de-AT"),
-        ("auto", None, "en"),
-        ("auto", "", "en"),
-        ("auto", "not a tag", "en"),
-        ("pt-BR", "fr", "pt-BR"),
-    ],
-)
-def test_resolve_language(configured: str, html_lang: str | None, expected: str) -> None:
-    """ "auto" follows a valid <html lang>, else "en"; a configured tag wins over the page."""
-    assert resolve_language(configured, html_lang) == expected
 
 
 def test_values_are_frozen_and_slotted() -> None:

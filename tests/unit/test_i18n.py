@@ -7,7 +7,8 @@ import string
 
 import pytest
 
-from widget.core.i18n import LANGUAGES, choose_language, direction, relative_time, table, text
+from widget.core.feedback import REASONS
+from widget.core.i18n import LANGUAGES, direction, relative_time, table, text
 
 ENGLISH = table("en")
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -51,27 +52,9 @@ def test_tables_are_translated(language: str) -> None:
     assert len(same) <= 3, same
 
 
-@pytest.mark.parametrize(
-    ("configured", "html_lang", "browser_langs", "expected"),
-    [
-        ("fr", "de", ["es"], "fr"),  # the site's choice wins
-        ("pt-BR", "", [], "pt"),  # a regional tag speaks its language
-        ("zh_TW", "", [], "zh"),
-        ("nl", "fr", ["de"], "en"),  # chosen, but no table: English
-        ("auto", "ko", ["ja"], "ko"),  # the page's language
-        ("auto", "", ["ja-JP", "en"], "ja"),  # then the browser's
-        ("auto", "nl", ["nl-BE", "de-AT"], "de"),  # the first that has a table
-        ("auto", "", [], "en"),
-        ("auto", "nl", ["sv"], "en"),
-        (42, "ES", [], "es"),  # a value the config rejects counts as "auto"; case-blind
-        ("!!", "", ["ar"], "ar"),
-    ],
-)
-def test_choose_language(
-    configured: object, html_lang: str, browser_langs: list[str], expected: str
-) -> None:
-    """Configured, else page, else browser; unknown languages fall back to English."""
-    assert choose_language(configured, html_lang, browser_langs) == expected
+def test_every_vote_reason_has_words() -> None:
+    """The panel names each reason a "Not helpful" vote may tick by its ``reason_<id>``."""
+    assert [f"reason_{reason}" in ENGLISH for reason in REASONS] == [True] * len(REASONS)
 
 
 def test_direction() -> None:

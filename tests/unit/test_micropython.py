@@ -20,7 +20,7 @@ CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
 SCENARIO = """
 import json
 from widget.core.errors import LifecycleError, ProtocolError
-from widget.core.i18n import choose_language, direction, relative_time, table, text
+from widget.core.i18n import direction, relative_time, table, text
 from widget.core.lifecycle import Lifecycle
 from widget.core.protocol import arguments, decode_reply, encode_reply
 
@@ -56,8 +56,8 @@ except LifecycleError as err:
     print(err)
 life.stored()
 print(life.state, life.under_way)
-language = choose_language(None, "", ["zh-Hant-TW", "en"])
-print(language, choose_language("pt_BR", "fr", []), direction("ar-EG"), len(table("ar")))
+language = "zh"
+print(direction("ar-EG"), direction("pt_BR"), len(table("ar")), table("xx") is table("en"))
 print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))
 print(relative_time(then_ms=0, now_ms=3 * 86_400_000))
 """

@@ -79,9 +79,9 @@ def test_each_call_is_a_method_with_the_declared_arguments(tab_module: Any) -> N
 def test_a_conversation_through_every_call(tab_module: Any) -> None:
     """start → restore → ask → save → list → open → delete: every reply is as declared."""
     config = json.dumps({"chat": False, "gat": 1})
-    tab, fields = run(tab_module.Tab.start(config, "fr", "/index.json", PAGE))
+    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE))
     started = reply("start", fields)
-    assert started.language == "fr" and started.record is True
+    assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
 
     assert reply("restore", tab.restore(None, None)).conversation is None
@@ -110,7 +110,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
 def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
-    tab, _ = run(tab_module.Tab.start("{}", "en", "/index.json", PAGE))
+    tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE))
     # The model path streams with fetch: stand a finished stream in for it.
     stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
     tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream

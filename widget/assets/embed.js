@@ -5,7 +5,8 @@
 // the page has loaded and gone idle) or "none" (the click). build.py fills in
 // the manifest of content-hashed files below.
 (() => {
-  // {files: {name: path}, storage: {pattern, fallback, names}, prefetch: [[path]]}
+  // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
+  //  words: {language: [launcher, title, ctrl, ask]}, csp: "...", rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
@@ -23,6 +24,18 @@
     && new RegExp("^(?:" + M.shortcut.pattern + ")$").test(cfg.shortcut)
     ? cfg.shortcut : M.shortcut.fallback;
   const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  // The reader's language: the configured one, else the page's <html lang>, else the
+  // browser's, the first with a table (build.py writes each table's words used here);
+  // English otherwise. The shell speaks the one chosen here (bridge.language).
+  const primary = (tag) => {
+    const p = typeof tag === "string" ? tag.split(/[-_]/)[0].toLowerCase() : "";
+    return /^[a-z]{2,3}$/.test(p) ? p : ""; // "auto" is no language tag
+  };
+  const chosen = primary(cfg.language);
+  const language = chosen ? (M.words[chosen] ? chosen : "en")
+    : [d.documentElement.lang, ...(navigator.languages || [])].map(primary)
+      .find((p) => M.words[p]) || "en";
+  const [label, title, ctrl, askLabel] = M.words[language];
 
   let config;
   try {
@@ -35,32 +48,37 @@
 
   const host = d.createElement("div");
   host.setAttribute("data-docs-panel", "");
+  host.lang = language;
+  host.dir = M.rtl.includes(language) ? "rtl" : "ltr";
   const root = host.attachShadow({ mode: "open" });
   root.innerHTML = `<style>
 :host{all:initial}
-.launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;display:flex;align-items:center;gap:8px;
+.launcher{position:fixed;inset-inline-end:20px;bottom:calc(20px + env(safe-area-inset-bottom));z-index:2147483000;display:flex;align-items:center;gap:8px;
  padding:10px 16px;border:0;border-radius:999px;cursor:pointer;font:600 15px/1.2 system-ui,sans-serif;
  color:var(--docs-panel-on-accent,#fff);background:var(--docs-panel-accent,#2f5bd3);
  box-shadow:0 4px 14px rgba(0,0,0,.25)}
 .launcher:hover{filter:brightness(1.08)}
-.launcher:focus-visible{outline:3px solid var(--docs-panel-focus,#ffbf47);outline-offset:2px}
+.launcher:focus-visible,.ask:focus-visible{outline:3px solid var(--docs-panel-focus,#174ea6);outline-offset:3px;
+ box-shadow:0 0 0 3px #fff}
+@media (forced-colors:active){.launcher:focus-visible,.ask:focus-visible{outline-color:Highlight}}
 .launcher[aria-busy=true]{cursor:progress;opacity:.85}
 .launcher[aria-expanded=true]{display:none}
 .launcher svg{width:18px;height:18px}
-.blocked{position:fixed;right:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
+.blocked{position:fixed;inset-inline-end:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
  border-radius:10px;font:14px/1.4 system-ui,sans-serif;color:#5c0b0b;background:#fdecec;border:1px solid #e5a0a0;
  box-shadow:0 4px 14px rgba(0,0,0,.2)}
 .ask{position:fixed;z-index:2147483000;padding:5px 10px;border:0;border-radius:6px;cursor:pointer;
  font:600 13px/1.2 system-ui,sans-serif;color:var(--docs-panel-on-accent,#fff);
  background:var(--docs-panel-accent,#2f5bd3);box-shadow:0 2px 8px rgba(0,0,0,.3)}
-.ask:focus-visible{outline:3px solid var(--docs-panel-focus,#ffbf47);outline-offset:2px}
 .ask[hidden]{display:none}
 </style><button class="launcher" type="button" aria-expanded="false"><svg viewBox="0 0 24 24" aria-hidden="true"
 fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8
-8 0 1 1 21 12z"/></svg>Ask the docs</button><button class="ask" type="button" hidden>Ask about this</button>`;
+8 0 1 1 21 12z"/></svg></button><button class="ask" type="button" hidden></button>`;
   const [launcher, ask] = root.querySelectorAll("button");
+  launcher.append(label);
+  ask.append(askLabel);
   if (shortcut) {
-    launcher.title = "Ask the docs (" + (mac ? "⌘" : "Ctrl+") + shortcut + ")";
+    launcher.title = title.replace("{keys}", (mac ? "⌘" : ctrl + "+") + shortcut);
     launcher.setAttribute("aria-keyshortcuts", (mac ? "Meta+" : "Control+") + shortcut);
   }
 
@@ -68,7 +86,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // whether to open as soon as it is drawn. The shell replaces `toggle`.
   const bridge = (w.__docsPanel = {
     host, root, launcher, config, keys,
-    lang: d.documentElement.lang || "",
+    language,
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
     toggle: null,
@@ -105,7 +123,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // A Content Security Policy that forbids what the runtimes need would leave a
   // loading bar forever: test for it before loading, watch for it while loading,
   // and say which directive to change.
-  const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval' and worker-src blob:";
+  const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval'; worker-src blob:";
   const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
   let blocked = null;
   const evalBlocked = () => {
@@ -114,16 +132,19 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     catch (e) { return ["script-src", "wasm-eval"]; }
     return null;
   };
-  const showBlocked = ([directive, what]) => {
+  const showBlocked = async ([directive, what]) => {
     if (blocked) return;
     const source = SOURCES[what] || (what.startsWith("http") ? new URL(what).origin : what);
     blocked = d.createElement("p");
     blocked.setAttribute("role", "alert");
     blocked.className = "blocked";
-    blocked.textContent = "This site's Content Security Policy blocks the assistant: add " +
-      source + " to " + directive + ". It needs " + NEEDS + ".";
     root.querySelector("[role=progressbar]")?.remove();
     launcher.removeAttribute("aria-busy");
+    // The alert in every language would outgrow this file: fetched when needed (rarely).
+    let words = M.csp;
+    try { words = (await (await fetch(bridge.urls.csp)).json())[language]; } catch (e) {}
+    blocked.textContent = words.replace("{missing}", directive + " " + source)
+      .replace("{needs}", NEEDS);
     root.append(blocked);
     console.error("docs-panel: " + blocked.textContent);
   };

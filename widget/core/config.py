@@ -155,14 +155,6 @@ def config_to_json(config: Config) -> dict[str, object]:
     return _fields_to_json(config, _CONFIG_KEYS)
 
 
-def resolve_language(config_language: str, html_lang: str | None) -> str:
-    """The UI language: the configured tag; for ``"auto"``, the page's ``<html lang>`` or "en"."""
-    if config_language != "auto":
-        return config_language
-    page_language = (html_lang or "").strip()
-    return page_language if _LANGUAGE_TAG.fullmatch(page_language) else "en"
-
-
 def _parse_keys(
     raw: dict[Any, object],
     path: str,

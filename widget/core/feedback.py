@@ -31,15 +31,10 @@ from typing import Final
 from widget.core.config import FeedbackSend
 from widget.core.history import Turn, Vote, utf16_bytes
 
-REASONS: Final = (
-    ("wrong", "Wrong"),
-    ("outdated", "Outdated"),
-    ("not_asked", "Not what I asked"),
-    ("missing_source", "Missing a source"),
-    ("hard_to_read", "Hard to read"),
-)
-"""The reasons a "down" vote may tick: (id, label). Any other id is dropped."""
-REASON_IDS: Final = frozenset(reason for reason, _ in REASONS)
+REASONS: Final = ("wrong", "outdated", "not_asked", "missing_source", "hard_to_read")
+"""The reasons a "down" vote may tick, by id (the panel shows each as its language's
+``reason_<id>``). Any other id is dropped."""
+REASON_IDS: Final = frozenset(REASONS)
 SENTENCE_LIMIT: Final = 1_000
 """Characters of the reader's sentence kept and sent."""
 LOG_ENTRIES: Final = 200

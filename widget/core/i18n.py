@@ -1,18 +1,18 @@
-"""The reader's language: which table of UI words the panel speaks, which way it
+"""The reader's language: the table of UI words the panel speaks, which way it
 reads, and how old a conversation is. Values in, values out; the browser spells
 what it knows better (``Intl.RelativeTimeFormat`` gets ``relative_time``'s pair).
+
+Which language a page gets is embed.js's to decide (its launcher is drawn before
+any Python runs): the configured ``language``, else the page's ``<html lang>``,
+else the browser's languages, the first with a table here; English otherwise.
+build.py hands it ``LANGUAGES``, ``RIGHT_TO_LEFT`` and the few words it shows.
 
 Each language is a module of ``widget.core.locales`` holding ``STRINGS``, a plain
 dict keyed like the English one; only the chosen one is imported, so the shell
 (MicroPython, which compiles what it imports on the main thread) pays for one::
 
-    >>> language = choose_language("auto", html_lang="pt-BR", browser_langs=["de"])
-    >>> language, direction(language)
-    ('pt', 'ltr')
-    >>> text(language, "throttled_in", n=3)
-    'Muitas perguntas no momento. Tente novamente em 3 s.'
-    >>> choose_language("auto", html_lang="", browser_langs=["ar-EG", "en"])
-    'ar'
+    >>> direction("pt"), text("pt", "throttled_in", n=3)
+    ('ltr', 'Muitas perguntas no momento. Tente novamente em 3 s.')
     >>> direction("ar")
     'rtl'
 
@@ -38,28 +38,13 @@ def _primary(tag: object) -> str:
     return primary if 2 <= len(primary) <= 3 and primary.isalpha() else ""
 
 
-def choose_language(configured: object, html_lang: str, browser_langs: list[str]) -> str:
-    """The table to speak: the configured language; for ``"auto"`` (or a value the
-    config rejects) the page's ``<html lang>``, then the browser's languages in
-    order, the first that has a table. A language without a table is English."""
-    wanted = _primary(configured)  # "" for "auto": four letters are no language
-    if wanted:
-        return wanted if wanted in LANGUAGES else "en"
-    if _primary(html_lang) in LANGUAGES:
-        return _primary(html_lang)
-    for tag in browser_langs:
-        if _primary(tag) in LANGUAGES:
-            return _primary(tag)
-    return "en"
-
-
 def direction(language: str) -> str:
     """``"rtl"`` for a language written right to left, else ``"ltr"``: the panel's ``dir``."""
     return "rtl" if _primary(language) in RIGHT_TO_LEFT else "ltr"
 
 
 def table(language: str) -> dict[str, str]:
-    """Every UI string of ``language`` (a ``choose_language`` result), by key."""
+    """Every UI string of ``language`` (one of ``LANGUAGES``; else English), by key."""
     name = language if language in LANGUAGES else "en"
     module = __import__("widget.core.locales." + name, None, None, ["STRINGS"])
     strings: dict[str, str] = module.STRINGS

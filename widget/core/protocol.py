@@ -41,7 +41,6 @@ except ImportError:  # MicroPython: annotations are never evaluated there
 
 RECORDS = {
     "Scope": {"id": "str", "label": "str"},
-    "Reason": {"id": "str", "label": "str"},  # a reason a "Not helpful" vote may tick
     "Feedback": {"vote": "str", "reasons": "str*", "sentence": "str"},  # vote: "up" | "down" | ""
     "Source": {"address": "str", "title": "str", "ref": "int"},
     "Result": {"address": "str", "title": "str", "page": "str", "snippet": "str"},
@@ -67,14 +66,13 @@ _SESSION = {"session": "str"}  # this tab's value for the "conversation" key, as
 
 CALLS = {
     "start": (
-        (("config", "str"), ("html_lang", "str"), ("index_url", "str"), ("page_url", "str")),
+        (("config", "str"), ("index_url", "str"), ("page_url", "str")),
         {
             "errors": "str*",
             "record": "bool",
             "keep_in_flight": "bool",
-            "language": "str",
             "scopes": "Scope*",
-            "reasons": "Reason*",
+            "reasons": "str*",  # the ids of the reasons a "Not helpful" vote may tick
         },
     ),
     "restore": (

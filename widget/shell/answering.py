@@ -15,6 +15,7 @@ from pyscript import window
 from pyscript.ffi import to_js
 
 from shell.views import answer_elements, note, streaming_answer, throttle_notice, turn_article
+from shell.words import say
 from widget.core.lifecycle import SETTLED
 
 
@@ -41,11 +42,8 @@ class Answering:
         if self.lifecycle.ask(item):
             self._start(item)
         else:
-            if self.client.ready:
-                waiting = "Your question is next."
-            else:
-                waiting = "The assistant is loading; your question is next."
-            article.append(note(waiting, "note pending"))
+            waiting = "pending" if self.client.ready else "pending_loading"
+            article.append(note(say(waiting), "note pending"))
         self.thread.scrollTop = self.thread.scrollHeight
 
     def ready(self):
@@ -90,6 +88,7 @@ class Answering:
         self._answer_next()
 
     async def _answer(self, question, scope, quote, article):
+        self.panel.announcer.textContent = ""  # the next "answer done" is news again
         try:
             asked = await self.client.call(
                 "ask",
@@ -101,11 +100,7 @@ class Answering:
         except Exception as err:
             self.lifecycle.failed()
             window.console.error("docs-panel: search failed", str(err))
-            article.append(
-                note(
-                    "Something went wrong while searching. Please try again.", "note error", "alert"
-                )
-            )
+            article.append(note(say("search_failed"), "note error", "alert"))
             return
         self.keeper.set_session(asked.session)
         self.keeper.remove("composer.draft")
@@ -121,6 +116,10 @@ class Answering:
             self.lifecycle.started(False)
             turn = asked.turn
         self._draw(article, turn, failed)
+        # Said once, politely: the thread is not a live region (it would read every token).
+        # A stopped answer is not news: the reader stopped it.
+        if turn.status != "stopped":
+            self.panel.announcer.textContent = say("answer_done")
         if wait_s is not None:  # the endpoint throttles: say when to ask again
             self._throttled(article, turn, wait_s)
         if turn.status == "results":  # new content below: show where the turn starts

@@ -9,6 +9,7 @@ Enter sends, Shift+Enter starts a new line; the box grows with its text.
 """
 
 from shell.dom import h, listen
+from shell.words import say
 
 
 class Composer:
@@ -16,28 +17,31 @@ class Composer:
         self.on_ask = on_ask
         self.on_draft = on_draft
         self.scopes = []
-        self.scope_select = h("select", {"aria-label": "Search in"})
+        self.scope_select = h("select", {"aria-label": say("scope")})
         self.scope_row = h(
-            "label", {"class": "scope", "hidden": True}, "Search in", self.scope_select
+            "label", {"class": "scope", "hidden": True}, say("scope"), self.scope_select
         )
         self.input = h(
             "textarea",
             {
                 "rows": "1",
-                "aria-label": "Ask a question",
-                "placeholder": "Ask a question…",
+                "aria-label": say("question"),
+                "placeholder": say("question_placeholder"),
+                "dir": "auto",  # a question takes the direction of its own first letters
                 "enterkeyhint": "send",
             },
         )
-        self.send = h("button", {"class": "send", "type": "submit"}, "Send")
-        self.stop = h("button", {"class": "send stop", "type": "button", "hidden": True}, "Stop")
+        self.send = h("button", {"class": "send", "type": "submit"}, say("send"))
+        self.stop = h(
+            "button", {"class": "send stop", "type": "button", "hidden": True}, say("stop")
+        )
         self.form = h(
             "form",
             {"class": "composer"},
             self.scope_row,
             above,  # e.g. the quoted passage, removable
             h("div", {"class": "row"}, self.input, self.send, self.stop),
-            h("p", {"class": "fineprint"}, "Answers are drawn from these docs only."),
+            h("p", {"class": "fineprint"}, say("fineprint")),
         )
         listen(self.stop, "click", lambda event: on_stop())
         listen(self.form, "submit", self._on_submit)

@@ -7,6 +7,7 @@ it opens, rows to reopen or delete a conversation, and a two-step "Delete all"::
 
 from shell.dom import clear, h, listen
 from shell.views import history_row, note
+from shell.words import LANGUAGE, say
 
 
 class HistoryList:
@@ -34,16 +35,16 @@ class HistoryList:
         listing = await panel.client.call("conversations", history=panel.keeper.get("history"))
         clear(self.container)
         if listing.rows:
-            items = h("ul", {"class": "conversations", "aria-label": "Conversations"})
+            items = h("ul", {"class": "conversations", "aria-label": say("conversations")})
             for row in listing.rows:
-                when = panel.bridge.relativeTime(panel.language, row.when_value, row.when_unit)
+                when = panel.bridge.relativeTime(LANGUAGE, row.when_value, row.when_unit)
                 items.append(
                     history_row(row, row.id == listing.current, when, self._open, self._delete)
                 )
             self.container.append(items)
             self.container.append(self._delete_all_bar())
         else:
-            self.container.append(note("No conversations yet."))
+            self.container.append(note(say("no_conversations")))
         self.container.hidden = False
         self.button.setAttribute("aria-expanded", "true")
 
@@ -72,7 +73,7 @@ class HistoryList:
         if deleted.on_screen:  # the worker let it go too; the panel empties
             panel.show_conversation(None)
         panel.keeper.set_session(deleted.session)
-        await self.show()
+        await self._show_again()
 
     async def _delete_all(self):
         panel = self.panel
@@ -82,12 +83,19 @@ class HistoryList:
         panel.keeper.remove("feedback")
         panel.show_conversation(None)
         panel.keeper.set_session(cleared.session)
+        await self._show_again()
+
+    async def _show_again(self):
+        """Redraw the list after a delete; focus was on a button the redraw removed, so it
+        goes to the first row left, else back to the clock button."""
         await self.show()
+        first = self.container.querySelector("button.open")
+        (first or self.button).focus()
 
     def _delete_all_bar(self):
-        arm = h("button", {"class": "text", "type": "button"}, "Delete all")
-        confirm = h("button", {"class": "text strong", "type": "button"}, "Confirm delete all")
-        cancel = h("button", {"class": "text", "type": "button"}, "Cancel")
+        arm = h("button", {"class": "text", "type": "button"}, say("delete_all"))
+        confirm = h("button", {"class": "text strong", "type": "button"}, say("confirm_delete_all"))
+        cancel = h("button", {"class": "text", "type": "button"}, say("cancel"))
 
         def armed(on):
             arm.hidden = on

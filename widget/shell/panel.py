@@ -7,8 +7,9 @@ wires its parts together. It decides nothing that needs a test of its own::
 The parts: ``client`` (the only door to the worker), ``keeper`` (storage),
 ``answering`` (the thread, driven by the answer's Lifecycle), ``composer``,
 ``history`` (the list), ``votes``, ``settings`` (the reader's instruction),
-``quoting`` ("Ask about this") and ``views`` (elements from protocol records);
-``startup.boot`` starts the worker and restores the tab.
+``quoting`` ("Ask about this"), ``sheet`` (the panel on a phone) and ``views``
+(elements from protocol records); ``startup.boot`` starts the worker and restores
+the tab. Every string it shows comes from ``words``, in the page's language.
 """
 
 import asyncio
@@ -27,9 +28,11 @@ from shell.history_list import HistoryList
 from shell.persistence import Keeper
 from shell.quoting import Quoting
 from shell.settings import Settings
+from shell.sheet import Sheet
 from shell.startup import boot
 from shell.views import answer_elements, empty_state, note, turn_article
 from shell.votes import Votes
+from shell.words import DIRECTION, LANGUAGE, say
 from widget.core.lifecycle import Lifecycle
 
 
@@ -38,7 +41,6 @@ class Panel:
         self.bridge = window.__docsPanel
         self.root = self.bridge.root
         self.launcher = self.bridge.launcher
-        self.language = "en"
         self.client = WorkerClient()
         self.lifecycle = Lifecycle(clock=lambda: window.performance.now() / 1000)
         self.keeper = Keeper(self.bridge, self.client, self.lifecycle)
@@ -84,33 +86,30 @@ class Panel:
     # -- drawing -----------------------------------------------------------
 
     def draw(self):
-        history_button = icon_button(
-            "Conversation history", "clock", lambda e: self.history.toggle()
-        )
+        history_button = icon_button(say("history"), "clock", lambda e: self.history.toggle())
         history_button.setAttribute("aria-expanded", "false")
         history_button.disabled = True
         header = h(
             "div",
             {"class": "header"},
-            h("h2", None, "Ask the docs"),
+            h("h2", None, say("heading")),
             history_button,
             self.settings.button,
-            icon_button("New chat", "compose", lambda event: self.spawn(self.new_chat())),
-            icon_button("Close", "close", lambda event: self.close()),
+            icon_button(say("new_chat"), "compose", lambda event: self.spawn(self.new_chat())),
+            icon_button(say("close"), "close", lambda event: self.close()),
         )
         container = h("div", {"class": "history", "hidden": True})
         self.history = HistoryList(container, history_button, self)
         self.progress = h(
             "div",
-            {"class": "progress", "role": "progressbar", "aria-label": "Loading the assistant"},
+            {"class": "progress", "role": "progressbar", "aria-label": say("loading")},
         )
-        self.status = note(
-            "The docs have changed since this conversation. Some links may no longer work.",
-            "status",
-            "status",
-        )
+        self.status = note(say("docs_changed"), "status", "status")
         self.status.hidden = True
-        self.thread = h("div", {"class": "thread", "aria-live": "polite"})
+        # Not a live region: a streaming answer would be read token by token. The
+        # `announcer` says once that an answer is complete.
+        self.thread = h("div", {"class": "thread"})
+        self.announcer = h("p", {"class": "visually-hidden", "role": "status"})
         self.composer = Composer(
             on_ask=lambda text, scope: self.answering.submit(text, scope, self.quoting.take()),
             on_stop=lambda: self.answering.stop(),
@@ -119,7 +118,14 @@ class Panel:
         )
         self.panel = h(
             "section",
-            {"class": "panel", "role": "region", "aria-label": "Docs assistant", "hidden": True},
+            {
+                "class": "panel",
+                "role": "region",
+                "aria-label": say("panel"),
+                "lang": LANGUAGE,
+                "dir": DIRECTION,
+                "hidden": True,
+            },
             header,
             self.settings.region,
             container,
@@ -127,8 +133,10 @@ class Panel:
             self.status,
             self.thread,
             self.composer.form,
+            self.announcer,
         )
         self.root.append(self.panel)
+        self.sheet = Sheet(self.panel)
         self.answering = Answering(
             self.thread,
             self.composer.streaming,
@@ -178,11 +186,13 @@ class Panel:
 
     def open(self):
         self.panel.hidden = False
+        self.sheet.opened()
         self.launcher.setAttribute("aria-expanded", "true")
         self.composer.focus()
 
     def close(self):
         self.panel.hidden = True
+        self.sheet.closed()
         self.launcher.setAttribute("aria-expanded", "false")
         back, self.bridge.returnFocus = self.bridge.returnFocus, None
         (back if back and back.isConnected else self.launcher).focus()

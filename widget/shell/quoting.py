@@ -13,6 +13,7 @@ removed::
 """
 
 from shell.dom import h, icon_button
+from shell.words import say
 
 
 class Quoting:
@@ -26,7 +27,7 @@ class Quoting:
             "div",
             {"class": "attached", "hidden": True},
             self.passage,
-            icon_button("Remove quote", "close", lambda event: self.clear()),
+            icon_button(say("remove_quote"), "close", lambda event: self.clear()),
         )
 
     def attach(self, selected):

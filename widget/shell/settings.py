@@ -13,6 +13,7 @@ archive, the feedback log or a feedback report::
 """
 
 from shell.dom import h, icon_button, listen
+from shell.words import say
 
 INSTRUCTION_LIMIT = 1000
 
@@ -20,7 +21,7 @@ INSTRUCTION_LIMIT = 1000
 class Settings:
     def __init__(self, keeper):
         self.keeper = keeper
-        self.button = icon_button("Settings", "sliders", lambda event: self.toggle())
+        self.button = icon_button(say("settings"), "sliders", lambda event: self.toggle())
         self.button.setAttribute("aria-expanded", "false")
         self.box = h(
             "textarea",
@@ -28,19 +29,16 @@ class Settings:
                 "id": "docs-panel-instruction",
                 "rows": "2",
                 "maxlength": str(INSTRUCTION_LIMIT),
-                "placeholder": "e.g. answer in French, with short code samples",
+                "placeholder": say("instruction_placeholder"),
+                "dir": "auto",
             },
         )
         self.region = h(
             "div",
             {"class": "settings", "hidden": True},
-            h("label", {"for": "docs-panel-instruction"}, "Instruction for answers"),
+            h("label", {"for": "docs-panel-instruction"}, say("instruction")),
             self.box,
-            h(
-                "p",
-                {"class": "fineprint"},
-                "Applies from your next question; kept in this tab only.",
-            ),
+            h("p", {"class": "fineprint"}, say("instruction_note")),
         )
         listen(self.box, "input", lambda event: self.keeper.set_instruction(self.box.value))
 

@@ -12,6 +12,7 @@ import asyncio
 from pyscript import window
 
 from shell.views import note
+from shell.words import say
 
 
 async def boot(panel):
@@ -21,19 +22,17 @@ async def boot(panel):
         started = await panel.client.start(
             panel.bridge.urls,
             config=panel.bridge.config,
-            html_lang=panel.bridge.lang,
             index_url=panel.bridge.urls.index,
             page_url=window.location.href,
         )
     except Exception as err:  # the panel must say so, not hang on a progress bar
-        message = "The assistant could not start. Reload the page to try again."
+        message = say("start_failed")
         window.console.error("docs-panel: " + message, str(err))
         panel.progress.remove()
         panel.thread.append(note(message, "note error", "alert"))
         return
     for message in started.errors:
         window.console.error(message)
-    panel.language = started.language
     panel.composer.set_scopes(started.scopes)
     panel.votes.reasons = started.reasons
     panel.keeper.configure(started)

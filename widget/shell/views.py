@@ -10,14 +10,15 @@ rendered and sanitized with its one bleach Cleaner, is set as markup.
 """
 
 from shell.dom import h, icon_button, listen
+from shell.words import say
 
 
 def empty_state():
     return h(
         "div",
         {"class": "empty"},
-        h("strong", None, "Ask about these docs"),
-        "Answers link to the sections they come from.",
+        h("strong", None, say("empty_title")),
+        say("empty_body"),
     )
 
 
@@ -33,7 +34,7 @@ def turn_article(question, quote, scope_label=""):
         article.append(h("blockquote", {"class": "quote"}, quote))
     article.append(h("p", {"class": "question"}, question))
     if scope_label:
-        article.append(h("p", {"class": "asked-in"}, "In " + scope_label))
+        article.append(h("p", {"class": "asked-in"}, say("asked_in", scope=scope_label)))
     return article
 
 
@@ -49,20 +50,17 @@ def _answer_body(turn: "Turn", on_ask_again, failed):
     if turn.status == "results":
         out = []
         if failed:
-            out.append(
-                note(
-                    "The assistant could not answer just now, "
-                    "so here are the best-matching sections."
-                )
-            )
+            out.append(note(say("model_failed")))
         return out + results_elements(turn.results, intro=not failed)
-    body = h("div", {"class": "answer"})
+    body = h("div", {"class": "answer", "dir": "auto"})
     body.innerHTML = turn.answer  # rendered and sanitized by the worker
     out = [body]
     if turn.status == "stopped":
-        again = h("button", {"class": "text", "type": "button"}, "Ask again")
+        again = h("button", {"class": "text", "type": "button"}, say("ask_again"))
         listen(again, "click", lambda event: on_ask_again(turn))
-        out.append(h("div", {"class": "after"}, h("span", {"class": "stopped"}, "Stopped"), again))
+        out.append(
+            h("div", {"class": "after"}, h("span", {"class": "stopped"}, say("stopped")), again)
+        )
     if turn.sources:
         out.append(sources_block(turn.sources))
     return out
@@ -70,28 +68,29 @@ def _answer_body(turn: "Turn", on_ask_again, failed):
 
 def throttle_notice(wait_s, on_ask_again):
     """The endpoint asked to wait: when to ask again, and "Ask again", off until then."""
-    when = "in " + str(wait_s) + " s" if wait_s else "in a moment"
-    again = h("button", {"class": "text", "type": "button", "disabled": wait_s > 0}, "Ask again")
+    text = say("throttled_in", n=wait_s) if wait_s else say("throttled_soon")
+    again = h(
+        "button", {"class": "text", "type": "button", "disabled": wait_s > 0}, say("ask_again")
+    )
     listen(again, "click", lambda event: on_ask_again())
-    text = "Too many questions right now. Try again " + when + "."
     return h("p", {"class": "note throttled", "role": "status"}, text, " ", again), again
 
 
 def sources_block(sources: "list[Source]"):
-    items = h("ol", {"class": "sources", "aria-label": "Sources"})
+    items = h("ol", {"class": "sources", "aria-label": say("sources")})
     for source in sources:
         item = h("li", None, h("a", {"href": source.address}, source.title))
         if source.ref:
             item.setAttribute("value", str(source.ref))
         items.append(item)
-    return h("div", {"class": "sources-block"}, h("p", {"class": "label"}, "Sources"), items)
+    return h("div", {"class": "sources-block"}, h("p", {"class": "label"}, say("sources")), items)
 
 
 def results_elements(results: "list[Result]", intro=True):
     if not results:
-        return [note("No section of the docs matches that. Try other words.")]
-    out = [note("The best-matching sections of the docs:")] if intro else []
-    items = h("ol", {"class": "results", "aria-label": "Search results"})
+        return [note(say("no_results"))]
+    out = [note(say("results_intro"))] if intro else []
+    items = h("ol", {"class": "results", "aria-label": say("results")})
     for result in results:
         items.append(
             h(
@@ -112,11 +111,17 @@ def streaming_answer():
     reasoning = h(
         "details",
         {"class": "reasoning", "hidden": True},
-        h("summary", None, "Reasoning"),
+        h("summary", None, say("reasoning")),
         reasoning_text,
     )
     stable, tail = h("div"), h("div")
-    return reasoning, reasoning_text, stable, tail, h("div", {"class": "answer"}, stable, tail)
+    return (
+        reasoning,
+        reasoning_text,
+        stable,
+        tail,
+        h("div", {"class": "answer", "dir": "auto"}, stable, tail),
+    )
 
 
 def history_row(row: "Row", current, when, on_open, on_delete):
@@ -128,6 +133,6 @@ def history_row(row: "Row", current, when, on_open, on_delete):
     )
     listen(opener, "click", lambda event: on_open(row.id))
     remove = icon_button(
-        "Delete conversation", "bin", lambda event: on_delete(row.id), css="icon bin"
+        say("delete_conversation"), "bin", lambda event: on_delete(row.id), css="icon bin"
     )
     return h("li", None, opener, remove)

@@ -13,36 +13,42 @@ vote back::
 """
 
 from shell.dom import h, listen
+from shell.words import say
 
 
 class Votes:
     def __init__(self, keeper, spawn):
         self.keeper = keeper
         self.spawn = spawn
-        self.reasons = []  # the worker's Reason records
+        self.reasons = []  # the ids of the reasons to offer, from the worker
 
     def bar(self, turn: "Turn"):
         """The vote buttons and the (hidden) reasons form for ``turn``."""
-        up = h("button", {"class": "vote", "type": "button", "aria-pressed": "false"}, "Helpful")
+        up = h(
+            "button", {"class": "vote", "type": "button", "aria-pressed": "false"}, say("helpful")
+        )
         down = h(
-            "button", {"class": "vote", "type": "button", "aria-pressed": "false"}, "Not helpful"
+            "button",
+            {"class": "vote", "type": "button", "aria-pressed": "false"},
+            say("not_helpful"),
         )
         checks = []
-        fieldset = h("fieldset", {"class": "reasons"}, h("legend", None, "Reasons"))
+        fieldset = h("fieldset", {"class": "reasons"}, h("legend", None, say("reasons")))
         for reason in self.reasons:
-            box = h("input", {"type": "checkbox", "value": reason.id})
+            box = h("input", {"type": "checkbox", "value": reason})
             checks.append(box)
-            fieldset.append(h("label", None, box, reason.label))
+            fieldset.append(h("label", None, box, say("reason_" + reason)))
         sentence = h(
             "textarea",
             {
                 "rows": "2",
-                "aria-label": "What was wrong?",
-                "placeholder": "What was wrong? (optional)",
+                "aria-label": say("what_was_wrong"),
+                "placeholder": say("what_was_wrong_placeholder"),
+                "dir": "auto",
                 "maxlength": "1000",
             },
         )
-        send = h("button", {"class": "text primary", "type": "submit"}, "Send feedback")
+        send = h("button", {"class": "text primary", "type": "submit"}, say("send_feedback"))
         form = h("form", {"class": "why", "hidden": True}, fieldset, sentence, send)
         thanks = h("p", {"class": "thanks", "role": "status"})
         parts = (up, down, form, checks, sentence, thanks)
@@ -73,7 +79,7 @@ class Votes:
         )
         self._show(parts, voted.feedback, opened=value == "down" and not reasons + sentence)
         if value == "down" and reasons + sentence:
-            parts[5].textContent = "Thanks, your feedback was noted."
+            parts[5].textContent = say("feedback_thanks")
         await self.keeper.persist()
 
     def _show(self, parts, feedback: "Feedback", opened=False):
@@ -84,6 +90,8 @@ class Votes:
         for box in checks:
             box.checked = box.value in feedback.reasons
         sentence.value = feedback.sentence
+        if not opened and form.isConnected and form.contains(form.getRootNode().activeElement):
+            down.focus()  # the form goes away from under the reader's focus
         form.hidden = not opened
         thanks.textContent = ""
         if opened:

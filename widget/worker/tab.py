@@ -8,7 +8,7 @@ passes stored strings in. Whether an answer is under way, stopping or how it
 ended is the shell's lifecycle (``widget.core.lifecycle``); the worker keeps only
 this tab's conversation and the stream it was told to start::
 
-    tab = await Tab.start(config_json, "en", index_url, page_url)
+    tab = await Tab.start(config_json, index_url, page_url)
     tab.ask("how do I retry a job", "", "")      # {"streaming": True, ...}
     await tab.pull()                             # until "ended"
     tab.finish("done")                           # the turn, kept in the conversation
@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 import js  # type: ignore[import-not-found]
 
 from widget.core.answers import Plan, chat_request, plan_answer, quote_passage
-from widget.core.config import Config, parse_config, resolve_language
+from widget.core.config import Config, parse_config
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
 from widget.core.feedback import (
@@ -101,9 +101,7 @@ class Tab:
         self.retrieved: dict[str, tuple[str, ...]] = {}
 
     @staticmethod
-    async def start(
-        config: str, html_lang: str, index_url: str, page_url: str
-    ) -> tuple[Tab, Reply]:
+    async def start(config: str, index_url: str, page_url: str) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
         tab = Tab(parsed.config, load_index(await _fetch_json(index_url)), page_url)
@@ -111,9 +109,8 @@ class Tab:
             "errors": list(parsed.errors),
             "record": parsed.config.history.enabled,
             "keep_in_flight": tab.keeps_in_flight,
-            "language": resolve_language(parsed.config.language, html_lang),
             "scopes": [{"id": s.id, "label": s.label} for s in parsed.config.scopes],
-            "reasons": [{"id": reason, "label": label} for reason, label in REASONS],
+            "reasons": list(REASONS),
         }
 
     @property

@@ -46,6 +46,7 @@ STRINGS = {
     "reason_missing_source": "ينقصها مصدر",
     "reason_hard_to_read": "صعبة القراءة",
     "what_was_wrong": "ما الخطأ؟",
+    "what_was_wrong_placeholder": "ما الخطأ؟ (اختياري)",
     "send_feedback": "إرسال الملاحظات",
     "feedback_thanks": "شكرًا، تم تسجيل ملاحظاتك.",
     # the composer

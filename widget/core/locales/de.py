@@ -49,6 +49,7 @@ STRINGS = {
     "reason_missing_source": "Quelle fehlt",
     "reason_hard_to_read": "Schwer verständlich",
     "what_was_wrong": "Was war falsch?",
+    "what_was_wrong_placeholder": "Was war falsch? (optional)",
     "send_feedback": "Feedback senden",
     "feedback_thanks": "Danke, Ihr Feedback wurde gespeichert.",
     # the composer

@@ -47,6 +47,7 @@ STRINGS = {
     "reason_missing_source": "Missing a source",
     "reason_hard_to_read": "Hard to read",
     "what_was_wrong": "What was wrong?",
+    "what_was_wrong_placeholder": "What was wrong? (optional)",
     "send_feedback": "Send feedback",
     "feedback_thanks": "Thanks, your feedback was noted.",
     # the composer

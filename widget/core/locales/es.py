@@ -48,6 +48,7 @@ STRINGS = {
     "reason_missing_source": "Falta una fuente",
     "reason_hard_to_read": "Difícil de leer",
     "what_was_wrong": "¿Qué estaba mal?",
+    "what_was_wrong_placeholder": "¿Qué estaba mal? (opcional)",
     "send_feedback": "Enviar comentarios",
     "feedback_thanks": "Gracias, hemos recibido tus comentarios.",
     # the composer

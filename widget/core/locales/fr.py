@@ -48,6 +48,7 @@ STRINGS = {
     "reason_missing_source": "Source manquante",
     "reason_hard_to_read": "Difficile à lire",
     "what_was_wrong": "Qu’est-ce qui n’allait pas ?",
+    "what_was_wrong_placeholder": "Qu’est-ce qui n’allait pas ? (facultatif)",
     "send_feedback": "Envoyer l’avis",
     "feedback_thanks": "Merci, votre avis a été pris en compte.",
     # the composer

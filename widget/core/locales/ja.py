@@ -47,6 +47,7 @@ STRINGS = {
     "reason_missing_source": "出典がない",
     "reason_hard_to_read": "読みにくい",
     "what_was_wrong": "何が問題でしたか？",
+    "what_was_wrong_placeholder": "何が問題でしたか？（任意）",
     "send_feedback": "フィードバックを送信",
     "feedback_thanks": "フィードバックをありがとうございました。",
     # the composer

@@ -46,6 +46,7 @@ STRINGS = {
     "reason_missing_source": "출처 없음",
     "reason_hard_to_read": "읽기 어려움",
     "what_was_wrong": "무엇이 문제였나요?",
+    "what_was_wrong_placeholder": "무엇이 문제였나요? (선택 사항)",
     "send_feedback": "의견 보내기",
     "feedback_thanks": "의견을 보내 주셔서 감사합니다.",
     # the composer

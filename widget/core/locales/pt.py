@@ -49,6 +49,7 @@ STRINGS = {
     "reason_missing_source": "Falta uma fonte",
     "reason_hard_to_read": "Difícil de ler",
     "what_was_wrong": "O que estava errado?",
+    "what_was_wrong_placeholder": "O que estava errado? (opcional)",
     "send_feedback": "Enviar feedback",
     "feedback_thanks": "Obrigado, seu feedback foi registrado.",
     # the composer

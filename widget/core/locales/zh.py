@@ -45,6 +45,7 @@ STRINGS = {
     "reason_missing_source": "缺少来源",
     "reason_hard_to_read": "难以理解",
     "what_was_wrong": "哪里有问题？",
+    "what_was_wrong_placeholder": "哪里有问题？（选填）",
     "send_feedback": "发送反馈",
     "feedback_thanks": "感谢你的反馈，我们已记录。",
     # the composer
