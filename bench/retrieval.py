@@ -84,6 +84,7 @@ PYTHON_SETS = (
     "questions_python_docs_dev.json",
     "questions_python_docs_heldout.json",
     "questions_python_docs_heldout_b.json",
+    "questions_python_docs_heldout_c.json",
 )
 SITES = {
     site.name: site
