@@ -72,12 +72,12 @@ from typing import Any
 
 from widget.core.errors import DocsIndexError
 from widget.core.packed import SEPARATOR, pack, unpack
-from widget.core.text import WORD, QueryTerm, query_terms, terms, word_terms
+from widget.core.snippets import snippet
+from widget.core.text import QueryTerm, query_terms, terms
 
 FORMAT = 3
 #: Characters of a section's text kept in the payload (for snippets and prompts).
 TEXT_LIMIT = 600
-SNIPPET_LENGTH = 200
 
 # BM25F: a term's counts in all fields, each scaled by the field's weight over
 # its length norm, add up before saturating (k1), so a term in both heading and
@@ -164,7 +164,7 @@ class Hit:
     0.8-1, every word once in its text about 0.4, and a question that shares
     only one of its rarer words with the docs about 0.3. The ``gate`` config
     compares the best hit's score to its threshold. ``snippet`` is plain text
-    (at most about ``SNIPPET_LENGTH`` characters) around the best-matching words.
+    (at most about ``snippets.SNIPPET_LENGTH`` characters) around the best-matching words.
     """
 
     section: Section
@@ -619,37 +619,3 @@ class DocsIndex:
 
 def _best_first(scored: tuple[float, int]) -> tuple[float, int]:
     return -scored[0], scored[1]
-
-
-def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGTH) -> str:
-    """About ``length`` characters of ``text`` around its best run of weighted terms."""
-    text = " ".join(text.split())
-    if len(text) <= length:
-        return text
-    matches = []
-    for match in WORD.finditer(text):
-        found = [term for term in word_terms(match.group()) if term in weights]
-        if found:
-            matches.append((match.start(), max(found, key=weights.__getitem__)))
-    start, best = 0, 0.0
-    # A window opens a little before each match; it is worth the weight of the
-    # distinct terms in it (counted as matches enter and leave it).
-    counts: dict[str, int] = {}
-    value, end = 0.0, 0
-    for position, term in matches:
-        window_start = max(0, position - length // 5)
-        while end < len(matches) and matches[end][0] < window_start + length:
-            entering = matches[end][1]
-            counts[entering] = counts.get(entering, 0) + 1
-            value += weights[entering] if counts[entering] == 1 else 0.0
-            end += 1
-        if value > best:
-            start, best = window_start, value
-        counts[term] -= 1
-        value -= weights[term] if not counts[term] else 0.0
-    if start:
-        start = text.find(" ", start) + 1 or start
-    end = min(len(text), start + length)
-    if end < len(text):
-        end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
-    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
