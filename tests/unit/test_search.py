@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -146,6 +147,13 @@ def test_snippet_is_short_plain_text_around_the_match() -> None:
     assert len(snippet) <= 202
     assert snippet.startswith("…")
     assert snippet.endswith("…")
+
+
+def test_a_loaded_index_is_out_of_the_cyclic_collectors_reach() -> None:
+    """Loading freezes the index's objects, so no collection during a search walks them."""
+    gc.unfreeze()
+    load_index(json.loads(json.dumps(build_index(SECTIONS))))
+    assert gc.get_freeze_count() > 0
 
 
 def test_lookup_and_has_page() -> None:
