@@ -82,6 +82,7 @@ def _python_slice(tmp: Path) -> Path:
 PYTHON_SETS = (
     "questions_python_docs.json",
     "questions_python_docs_dev.json",
+    "questions_python_docs_dev_c.json",
     "questions_python_docs_heldout.json",
     "questions_python_docs_heldout_b.json",
     "questions_python_docs_heldout_c.json",
