@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
+from widget.core.docs_index import TEXT_LIMIT, Section, _page_share, build_index, load_index
 from widget.core.errors import DocsIndexError
 from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
@@ -277,3 +277,11 @@ def test_packed_numbers_round_trip(numbers: list[int]) -> None:
     """Any numbers, one-byte, wide and past the surrogate block, come back as packed."""
     assert unpack(pack(numbers)) == numbers
     assert unpack(" ") == [-16]  # a character pack never writes reads as damage
+
+
+@pytest.mark.parametrize(
+    ("pages", "share"), [(1, 0.5), (50, 0.5), (158, 0.55), (500, 0.6), (20000, 0.6)]
+)
+def test_the_pages_share_grows_with_the_site(pages: int, share: float) -> None:
+    """A page's evidence counts more on a large site, within PAGE_SHARES."""
+    assert _page_share(pages) == pytest.approx(share, abs=0.001)
