@@ -47,7 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.pagefind_baseline import Pagefind, pagefind
 from builder.demo_site import render_site
 from builder.extract import extract_site
-from widget.core.docs_index import build_index, load_index
+from widget.core.docs_index import load_index
+from widget.core.index_build import build_index
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from widget.core.docs_index import TEXT_LIMIT, Section, _page_share, build_index, load_index
+from widget.core.docs_index import Section, _page_share, load_index
 from widget.core.errors import DocsIndexError
+from widget.core.index_build import TEXT_LIMIT, build_index
 from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
 

@@ -1,9 +1,10 @@
 """The docs index: built once by ``build.py``, loaded and searched in the worker.
 
-``build_index`` turns sections into a JSON-able payload (written as
-``index.json``); ``load_index`` reads it back without re-tokenizing anything;
-``DocsIndex.search`` ranks sections for a question.
+``index_build.build_index`` turns sections into a JSON-able payload (written
+as ``index.json``); ``load_index`` reads it back without re-tokenizing
+anything; ``DocsIndex.search`` ranks sections for a question.
 
+    >>> from widget.core.index_build import build_index
     >>> index = load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#basic-usage", "json", "Basic usage",
@@ -44,14 +45,14 @@ index builds a few dozen Python objects per column instead of one per cell
 - ``pages``: ``{"path": [...], "title": [...]}``, lists of strings.
 - ``sections``: ``{"page", "title_terms", "links"}`` packed, and ``{"anchor",
   "title", "breadcrumb", "text"}`` as lists of strings (a breadcrumb's titles
-  joined by a tab); ``text`` is capped at ``TEXT_LIMIT`` characters (the
-  postings count all of it).
+  joined by a tab); ``text`` is capped at ``index_build.TEXT_LIMIT``
+  characters (the postings count all of it).
 - ``terms``: for each term, its section postings, ``SEPARATOR``, its page
   postings. Section postings are pairs (the section number as the gap from
   the previous one, ``impact << 1 | in_title``); page postings are pairs
   (gap, impact). An impact is the term's saturated BM25F in that section or
-  page, ``tf / (K1 + tf)``, in ``IMPACT_LEVELS`` steps: worked out at build
-  time, so a search only adds numbers. Only the question's terms are
+  page, ``tf / (K1 + tf)`` (``index_build``), in ``IMPACT_LEVELS`` steps:
+  worked out at build time, so a search only adds numbers. Only the question's terms are
   decoded, rarest first; a common one adds only to what the rarer ones found
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
@@ -61,39 +62,23 @@ index builds a few dozen Python objects per column instead of one per cell
 from __future__ import annotations
 
 import gc
-import hashlib
-import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
 from operator import add, and_, mul, neg
 from typing import Any
 
 from widget.core.errors import DocsIndexError
-from widget.core.packed import SEPARATOR, pack, unpack
+from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
 
 FORMAT = 3
-#: Characters of a section's text kept in the payload (for snippets and prompts).
-TEXT_LIMIT = 600
-
-# BM25F: a term's counts in all fields, each scaled by the field's weight over
-# its length norm, add up before saturating (k1), so a term in both heading and
-# text is not counted twice at full strength.
-K1 = 1.2
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
-#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
-#: and text (the order of ``_section_fields``).
-SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
-#: (weight, b) of a page's title, all its headings, all its text.
-PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
-#: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
-LENGTH_POWER = 0.5
 #: Impacts (saturated term frequencies, in [0, 1)) are stored in this many steps:
 #: with its title bit, a section's impact fits one byte of UTF-8 (see ``packed``).
 IMPACT_LEVELS = 40
@@ -131,7 +116,7 @@ CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed
 #: the most linked-to section keeps its full score (see ``Section.links``).
 LINK_WEIGHT = 0.2
 #: A breadcrumb's titles are joined by this in the payload (titles never hold one).
-_CRUMB = "\t"
+CRUMB = "\t"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,138 +167,6 @@ class Hit:
     section: Section
     score: float
     snippet: str
-
-
-# --- Building -------------------------------------------------------------
-
-
-def build_index(sections: Iterable[Section]) -> dict[str, object]:
-    """The ``index.json`` payload for ``sections`` (same input, same output)."""
-    sections = list(sections)
-    page_numbers: dict[str, int] = {}
-    page_titles: list[str] = []
-    page_of: list[int] = []
-    fields = [_section_fields(section) for section in sections]
-    for section in sections:
-        page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
-        if len(page_titles) < len(page_numbers):
-            page_titles.append(section.page_title)
-    section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
-    page_lengths = [[0, 0, 0] for _ in page_titles]
-    for number, row in enumerate(fields):
-        lengths = page_lengths[page_of[number]]
-        lengths[0] = len(row[2])
-        lengths[1] += len(row[0])
-        lengths[2] += len(row[4])
-    page_scales = _field_scales(page_lengths, PAGE_FIELDS)
-
-    section_postings: dict[str, list[int]] = {}
-    page_tf: dict[str, dict[int, float]] = {}
-    titled_pages: set[int] = set()  # pages whose title is counted already
-    for number, row in enumerate(fields):
-        tf: dict[str, float] = {}
-        for scales, field_terms in zip(section_scales, row, strict=True):
-            for term in field_terms:
-                tf[term] = tf.get(term, 0.0) + scales[number]
-        title = set(row[0])
-        page = page_of[number]
-        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
-        if page not in titled_pages:
-            titled_pages.add(page)
-            per_page.append((row[2], page_scales[0][page]))
-        for term, value in tf.items():
-            section_postings.setdefault(term, []).extend(
-                (number, _impact(value) << 1 | (term in title))
-            )
-        for field_terms, scale in per_page:
-            for term in field_terms:
-                counts = page_tf.setdefault(term, {})
-                counts[page] = counts.get(page, 0.0) + scale
-    return {
-        "format": FORMAT,
-        "version": _version(sections),
-        "pages": {"path": list(page_numbers), "title": page_titles},
-        "sections": {
-            "page": pack(page_of),
-            "anchor": [section.address.partition("#")[2] for section in sections],
-            "title": [section.title for section in sections],
-            "breadcrumb": [
-                _CRUMB.join(crumb.replace(_CRUMB, " ") for crumb in section.breadcrumb)
-                for section in sections
-            ],
-            "text": [_cap(section.text) for section in sections],
-            "title_terms": pack(len(row[0]) for row in fields),
-            "links": pack(section.links for section in sections),
-        },
-        "terms": {
-            term: _gaps(section_postings[term])
-            + SEPARATOR
-            + _gaps(
-                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
-            )
-            for term in sorted(section_postings)
-        },
-    }
-
-
-def _section_fields(section: Section) -> tuple[list[str], ...]:
-    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
-    return (
-        terms(section.title),
-        terms(" ".join(section.keywords)),
-        terms(section.page_title),
-        terms(" ".join(section.breadcrumb)),
-        terms(section.text),
-    )
-
-
-def _impact(tf: float) -> int:
-    """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
-    return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
-
-
-def _gaps(pairs: list[int]) -> str:
-    """``[number, value, …]`` packed, each number as its gap from the one before."""
-    gaps = pairs[:]
-    for i in range(len(gaps) - 2, 0, -2):
-        gaps[i] -= gaps[i - 2]
-    return pack(gaps)
-
-
-def _field_scales(
-    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
-) -> list[list[float]]:
-    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
-    scales = []
-    for column_number, (weight, b) in enumerate(fields):
-        column = [row[column_number] for row in lengths]
-        average = sum(column) / len(column) if column else 0.0
-        scales.append(
-            [
-                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
-                for length in column
-            ]
-        )
-    return scales
-
-
-def _cap(text: str) -> str:
-    if len(text) <= TEXT_LIMIT:
-        return text
-    cut = text.rfind(" ", 0, TEXT_LIMIT)
-    return text[: cut if cut > TEXT_LIMIT // 2 else TEXT_LIMIT] + " …"
-
-
-def _version(sections: list[Section]) -> str:
-    canonical = json.dumps(
-        [
-            [s.address, s.page_title, s.title, list(s.breadcrumb), s.text, list(s.keywords)]
-            for s in sections
-        ],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
 # --- Loading --------------------------------------------------------------
@@ -494,7 +347,7 @@ class DocsIndex:
             page_title=self._page_titles[self._page_of[number]],
             title=columns["title"][number],
             text=columns["text"][number],
-            breadcrumb=tuple(crumbs.split(_CRUMB)) if crumbs else (),
+            breadcrumb=tuple(crumbs.split(CRUMB)) if crumbs else (),
             links=columns["links"][number],
         )
 
