@@ -29,7 +29,8 @@ Ranking, all of it general (nothing knows a particular site or question):
   long; idf is softened (``IDF_POWER``) so one rare word the answer happens
   not to use does not sink it.
 - The same over the whole page (title, all headings, all text), because a
-  section is a better answer on a page that is about the question.
+  section is a better answer on a page that is about the question; the more
+  pages a site has, the more this counts (``PAGE_SHARES``).
 - How closely the heading itself matches the question.
 - Two priors, each a factor of at most 1: release notes and changelogs
   (``CHANGELOG``) rarely answer a question unless it is about changes; and
