@@ -5,7 +5,8 @@
 //
 // Loads the panel's core (widget/core) into Pyodide's file system, then times, RUNS
 // times each: json.loads of index.json's text plus load_index (the worker's start),
-// and every question's search. Prints one JSON line of figures (medians over runs).
+// and every question's search. Prints one JSON line of figures (medians over runs;
+// search_best_*: over each question's fastest run).
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,11 +40,16 @@ for _ in range(runs):
         start = time.perf_counter()
         index.search(question, limit=8)
         latencies.append(time.perf_counter() - start)
+# Each question's fastest run: what a search costs when nothing else competes
+# for the CPU (on a busy machine, the plain p95 mostly measures the others).
+best = [min(latencies[i::len(questions)]) for i in range(len(questions))]
 json.dumps({
     "load_ms": statistics.median(loads) * 1000,
     "load_min_ms": min(loads) * 1000,
     "search_p50_ms": statistics.median(latencies) * 1000,
     "search_p95_ms": statistics.quantiles(latencies, n=20)[-1] * 1000,
+    "search_best_p50_ms": statistics.median(best) * 1000,
+    "search_best_p95_ms": statistics.quantiles(best, n=20)[-1] * 1000,
     "searches": len(latencies),
 })
 `);

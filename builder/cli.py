@@ -30,8 +30,9 @@ from builder.demo_site import render_site
 from builder.extract import extract_site
 from builder.publish import publish
 from builder.serve import CHAT_PATH, make_server
-from widget.core.docs_index import Section, build_index
+from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
+from widget.core.index_build import build_index
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"

@@ -90,6 +90,11 @@ _CHROME_CLASSES = frozenset(
     md-sidebar md-header md-footer md-nav md-source-file md-content__button
     skip-link""".split()  # noqa: SIM905
 )
+#: Sphinx's classes for the parts of a signature that name the object
+#: (``gzip.`` and ``GzipFile`` of "class gzip.GzipFile(filename=None)"): the
+#: title of its section, without the "class", "coroutine" or C return type
+#: before it, words that would match every question about classes or ints.
+SIGNATURE_NAME = frozenset({"sig-prename", "descclassname", "sig-name", "descname"})
 _SPACES = re.compile(r"\s+")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
 
@@ -246,6 +251,8 @@ class _Splitter:
         self._lists: list[_Draft] = []  # for each open <dl>, the draft it is in
         self._heading: tuple[_Element, _Draft] | None = None
         self._heading_text = _TextBuffer()
+        self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
+        self._in_name: list[_Element] = []  # the name parts being read
         self._verbatim = 0
         self.links: list[str] = []  # every <a href>, as written
 
@@ -262,6 +269,8 @@ class _Splitter:
         elif tag == "dl":
             self._lists.append(self._current)
         if self._heading is not None:
+            if not SIGNATURE_NAME.isdisjoint(element.classes):
+                self._in_name.append(element)
             if self._heading[1].anchor is None:
                 # Last resort: an anchor inside the heading, <h2><a id="x"></a>…</h2>.
                 name = attrs.get("name") if tag == "a" else None
@@ -279,6 +288,7 @@ class _Splitter:
             return
         self._heading = (element, draft)
         self._heading_text = _TextBuffer()
+        self._name = []
 
     def close(self, element: _Element) -> None:
         tag = element.tag
@@ -288,6 +298,8 @@ class _Splitter:
             self._verbatim -= 1
         elif tag == "dl" and self._lists:
             self._current = self._lists.pop()
+        if self._in_name and element is self._in_name[-1]:
+            self._in_name.pop()
         if self._heading is not None and element is self._heading[0]:
             self._end_heading(element)
         elif tag in _BLOCKS:
@@ -297,6 +309,8 @@ class _Splitter:
 
     def text(self, data: str) -> None:
         buffer = self._heading_text if self._heading else self._current.body
+        if self._in_name:
+            self._name.append(data)
         buffer.add(data, verbatim=self._verbatim > 0)
 
     def _end_heading(self, element: _Element) -> None:
@@ -308,7 +322,8 @@ class _Splitter:
             return
         draft.title = title
         if element.tag == "dt":  # a signature: the name is the title, all of it is text
-            draft.title = title.partition("(")[0].rstrip() or title
+            name = _SPACES.sub("", "".join(self._name))
+            draft.title = name or title.partition("(")[0].rstrip() or title
             draft.body.add(title, verbatim=False)
             draft.body.break_line()
         self.drafts.append(draft)

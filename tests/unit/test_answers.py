@@ -17,8 +17,9 @@ from widget.core.answers import (
     scope_prefix,
 )
 from widget.core.config import parse_config
-from widget.core.docs_index import DocsIndex, Section, build_index, load_index
+from widget.core.docs_index import DocsIndex, Section, load_index
 from widget.core.history import Conversation, ResultItem, Source, Turn
+from widget.core.index_build import build_index
 from widget.core.views import turn_view
 
 SITE = "https://docs.example.org"

@@ -7,7 +7,8 @@ import json
 from builder.demo_answers import DEMO_NOTICE, demo_answer, demo_reply
 from widget.core.answers import chat_request, plan_answer
 from widget.core.config import parse_config
-from widget.core.docs_index import Section, build_index, load_index
+from widget.core.docs_index import Section, load_index
+from widget.core.index_build import build_index
 from widget.core.stream import ChatStreamDecoder, ContentDelta, Done
 
 CONFIG = parse_config({}).config

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,24 @@ def test_navigation_and_chrome_are_not_indexed(chrome: str) -> None:
     for rows in EXPECTED.values():
         for address, page_title, title, breadcrumb, text in rows:
             assert chrome not in f"{page_title} {title} {breadcrumb} {text}", address
+
+
+@pytest.mark.parametrize(
+    ("signature", "title"),
+    [
+        ('<em class="property">class </em><span class="sig-prename descclassname">gzip.</span>'
+         '<span class="sig-name descname">GzipFile</span>(<em>mode</em>)', "gzip.GzipFile"),
+        ('<span class="kt">int</span> <span class="sig-name descname"><span class="n">'
+         "PyObject_IsInstance</span></span>(PyObject *inst)", "PyObject_IsInstance"),
+        ("<code>zip</code>(*iterables)", "zip"),
+    ],
+)  # fmt: skip
+def test_an_api_entry_is_titled_by_its_name_alone(signature: str, title: str) -> None:
+    """A signature's "class", "coroutine" or C return type stay in its text, not its title."""
+    html = f'<h1>M</h1><dl><dt id="x">{signature}<a class="headerlink">¶</a></dt><dd>Doc.</dd></dl>'
+    entry = extract_sections("/m.html", html)[1]
+    assert entry.title == title
+    assert entry.text == re.sub("<[^>]+>", "", signature) + "\nDoc."
 
 
 def test_code_blocks_are_kept() -> None:

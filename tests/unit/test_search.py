@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from widget.core.docs_index import TEXT_LIMIT, Section, build_index, load_index
+from widget.core.docs_index import Section, _page_share, load_index
 from widget.core.errors import DocsIndexError
+from widget.core.index_build import TEXT_LIMIT, build_index
 from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
 
@@ -148,6 +150,13 @@ def test_snippet_is_short_plain_text_around_the_match() -> None:
     assert snippet.endswith("…")
 
 
+def test_a_loaded_index_is_out_of_the_cyclic_collectors_reach() -> None:
+    """Loading freezes the index's objects, so no collection during a search walks them."""
+    gc.unfreeze()
+    load_index(json.loads(json.dumps(build_index(SECTIONS))))
+    assert gc.get_freeze_count() > 0
+
+
 def test_lookup_and_has_page() -> None:
     """Sections are found by exact address; pages by path without anchor."""
     section = INDEX.lookup("/lib/json.html#decoders")
@@ -269,3 +278,11 @@ def test_packed_numbers_round_trip(numbers: list[int]) -> None:
     """Any numbers, one-byte, wide and past the surrogate block, come back as packed."""
     assert unpack(pack(numbers)) == numbers
     assert unpack(" ") == [-16]  # a character pack never writes reads as damage
+
+
+@pytest.mark.parametrize(
+    ("pages", "share"), [(1, 0.5), (50, 0.5), (158, 0.55), (500, 0.6), (20000, 0.6)]
+)
+def test_the_pages_share_grows_with_the_site(pages: int, share: float) -> None:
+    """A page's evidence counts more on a large site, within PAGE_SHARES."""
+    assert _page_share(pages) == pytest.approx(share, abs=0.001)

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from widget.core.docs_index import Section, build_index
+from widget.core.docs_index import Section
+from widget.core.index_build import build_index
 from widget.core.protocol import CALLS, decode_reply, encode_reply
 
 SECTIONS = [

@@ -1,9 +1,10 @@
 """The docs index: built once by ``build.py``, loaded and searched in the worker.
 
-``build_index`` turns sections into a JSON-able payload (written as
-``index.json``); ``load_index`` reads it back without re-tokenizing anything;
-``DocsIndex.search`` ranks sections for a question.
+``index_build.build_index`` turns sections into a JSON-able payload (written
+as ``index.json``); ``load_index`` reads it back without re-tokenizing
+anything; ``DocsIndex.search`` ranks sections for a question.
 
+    >>> from widget.core.index_build import build_index
     >>> index = load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#basic-usage", "json", "Basic usage",
@@ -28,7 +29,8 @@ Ranking, all of it general (nothing knows a particular site or question):
   long; idf is softened (``IDF_POWER``) so one rare word the answer happens
   not to use does not sink it.
 - The same over the whole page (title, all headings, all text), because a
-  section is a better answer on a page that is about the question.
+  section is a better answer on a page that is about the question; the more
+  pages a site has, the more this counts (``PAGE_SHARES``).
 - How closely the heading itself matches the question.
 - Two priors, each a factor of at most 1: release notes and changelogs
   (``CHANGELOG``) rarely answer a question unless it is about changes; and
@@ -44,14 +46,14 @@ index builds a few dozen Python objects per column instead of one per cell
 - ``pages``: ``{"path": [...], "title": [...]}``, lists of strings.
 - ``sections``: ``{"page", "title_terms", "links"}`` packed, and ``{"anchor",
   "title", "breadcrumb", "text"}`` as lists of strings (a breadcrumb's titles
-  joined by a tab); ``text`` is capped at ``TEXT_LIMIT`` characters (the
-  postings count all of it).
+  joined by a tab); ``text`` is capped at ``index_build.TEXT_LIMIT``
+  characters (the postings count all of it).
 - ``terms``: for each term, its section postings, ``SEPARATOR``, its page
   postings. Section postings are pairs (the section number as the gap from
   the previous one, ``impact << 1 | in_title``); page postings are pairs
   (gap, impact). An impact is the term's saturated BM25F in that section or
-  page, ``tf / (K1 + tf)``, in ``IMPACT_LEVELS`` steps: worked out at build
-  time, so a search only adds numbers. Only the question's terms are
+  page, ``tf / (K1 + tf)`` (``index_build``), in ``IMPACT_LEVELS`` steps:
+  worked out at build time, so a search only adds numbers. Only the question's terms are
   decoded, rarest first; a common one adds only to what the rarer ones found
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
@@ -60,48 +62,44 @@ index builds a few dozen Python objects per column instead of one per cell
 
 from __future__ import annotations
 
-import hashlib
-import json
+import gc
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
-from operator import add, and_, mul
+from operator import add, and_, mul, neg
 from typing import Any
 
 from widget.core.errors import DocsIndexError
-from widget.core.packed import SEPARATOR, pack, unpack
-from widget.core.text import WORD, QueryTerm, query_terms, terms, word_terms
+from widget.core.packed import SEPARATOR, unpack
+from widget.core.snippets import snippet
+from widget.core.text import QueryTerm, query_terms, terms
 
 FORMAT = 3
-#: Characters of a section's text kept in the payload (for snippets and prompts).
-TEXT_LIMIT = 600
-SNIPPET_LENGTH = 200
-
-# BM25F: a term's counts in all fields, each scaled by the field's weight over
-# its length norm, add up before saturating (k1), so a term in both heading and
-# text is not counted twice at full strength.
-K1 = 1.2
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
-#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
-#: and text (the order of ``_section_fields``).
-SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
-#: (weight, b) of a page's title, all its headings, all its text.
-PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
-#: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
-LENGTH_POWER = 0.5
 #: Impacts (saturated term frequencies, in [0, 1)) are stored in this many steps:
 #: with its title bit, a section's impact fits one byte of UTF-8 (see ``packed``).
 IMPACT_LEVELS = 40
 #: Shares of the final score: the section's BM25F, its page's, its heading match.
-SECTION_SHARE, PAGE_SHARE, HEADING_SHARE = 0.4, 0.5, 0.1
+#: The page's share grows with the site, from the first figure on a site of at
+#: most ``SMALL_SITE`` pages to the second from ``LARGE_SITE`` pages on (on a log
+#: scale): the more pages there are, the more of them have a section using the
+#: question's words, and the more it tells that a page is about the question.
+#: (Whole Python docs, dev sets: 0.5 → 0.6 lifted hit@1 from 75% to 77% and from
+#: 48% to 56%; on the 19-page MkDocs site 0.6 cost a tenth of hit@1.)
+PAGE_SHARES = (0.5, 0.6)
+SMALL_SITE, LARGE_SITE = 50, 500
+HEADING_SHARE = 0.1
 #: A question term found in more than this share of all sections (a common
 #: word: "get", "file") only adds to sections its rarer terms matched, which
 #: keeps a search over a large index to the few thousand sections that can win.
-COMMON_SHARE = 0.05
+#: (At 0.05, words such as "list", "loop" or "value" could not bring in a
+#: section on their own: whole Python docs dev sets, hit@1 77 → 78% and 56 →
+#: 64% (dev c) at 0.2, for about 1.6 times the search time.)
+COMMON_SHARE = 0.2
 #: ... and in more than this many (a small site is quick to search in full).
 COMMON_LEAST = 500
 #: How much a docs word found for a reader's word (an alias) counts, relative to it.
@@ -119,7 +117,7 @@ CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed
 #: the most linked-to section keeps its full score (see ``Section.links``).
 LINK_WEIGHT = 0.2
 #: A breadcrumb's titles are joined by this in the payload (titles never hold one).
-_CRUMB = "\t"
+CRUMB = "\t"
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,144 +162,12 @@ class Hit:
     0.8-1, every word once in its text about 0.4, and a question that shares
     only one of its rarer words with the docs about 0.3. The ``gate`` config
     compares the best hit's score to its threshold. ``snippet`` is plain text
-    (at most about ``SNIPPET_LENGTH`` characters) around the best-matching words.
+    (at most about ``snippets.SNIPPET_LENGTH`` characters) around the best-matching words.
     """
 
     section: Section
     score: float
     snippet: str
-
-
-# --- Building -------------------------------------------------------------
-
-
-def build_index(sections: Iterable[Section]) -> dict[str, object]:
-    """The ``index.json`` payload for ``sections`` (same input, same output)."""
-    sections = list(sections)
-    page_numbers: dict[str, int] = {}
-    page_titles: list[str] = []
-    page_of: list[int] = []
-    fields = [_section_fields(section) for section in sections]
-    for section in sections:
-        page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
-        if len(page_titles) < len(page_numbers):
-            page_titles.append(section.page_title)
-    section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
-    page_lengths = [[0, 0, 0] for _ in page_titles]
-    for number, row in enumerate(fields):
-        lengths = page_lengths[page_of[number]]
-        lengths[0] = len(row[2])
-        lengths[1] += len(row[0])
-        lengths[2] += len(row[4])
-    page_scales = _field_scales(page_lengths, PAGE_FIELDS)
-
-    section_postings: dict[str, list[int]] = {}
-    page_tf: dict[str, dict[int, float]] = {}
-    titled_pages: set[int] = set()  # pages whose title is counted already
-    for number, row in enumerate(fields):
-        tf: dict[str, float] = {}
-        for scales, field_terms in zip(section_scales, row, strict=True):
-            for term in field_terms:
-                tf[term] = tf.get(term, 0.0) + scales[number]
-        title = set(row[0])
-        page = page_of[number]
-        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
-        if page not in titled_pages:
-            titled_pages.add(page)
-            per_page.append((row[2], page_scales[0][page]))
-        for term, value in tf.items():
-            section_postings.setdefault(term, []).extend(
-                (number, _impact(value) << 1 | (term in title))
-            )
-        for field_terms, scale in per_page:
-            for term in field_terms:
-                counts = page_tf.setdefault(term, {})
-                counts[page] = counts.get(page, 0.0) + scale
-    return {
-        "format": FORMAT,
-        "version": _version(sections),
-        "pages": {"path": list(page_numbers), "title": page_titles},
-        "sections": {
-            "page": pack(page_of),
-            "anchor": [section.address.partition("#")[2] for section in sections],
-            "title": [section.title for section in sections],
-            "breadcrumb": [
-                _CRUMB.join(crumb.replace(_CRUMB, " ") for crumb in section.breadcrumb)
-                for section in sections
-            ],
-            "text": [_cap(section.text) for section in sections],
-            "title_terms": pack(len(row[0]) for row in fields),
-            "links": pack(section.links for section in sections),
-        },
-        "terms": {
-            term: _gaps(section_postings[term])
-            + SEPARATOR
-            + _gaps(
-                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
-            )
-            for term in sorted(section_postings)
-        },
-    }
-
-
-def _section_fields(section: Section) -> tuple[list[str], ...]:
-    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
-    return (
-        terms(section.title),
-        terms(" ".join(section.keywords)),
-        terms(section.page_title),
-        terms(" ".join(section.breadcrumb)),
-        terms(section.text),
-    )
-
-
-def _impact(tf: float) -> int:
-    """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
-    return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
-
-
-def _gaps(pairs: list[int]) -> str:
-    """``[number, value, …]`` packed, each number as its gap from the one before."""
-    gaps = pairs[:]
-    for i in range(len(gaps) - 2, 0, -2):
-        gaps[i] -= gaps[i - 2]
-    return pack(gaps)
-
-
-def _field_scales(
-    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
-) -> list[list[float]]:
-    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
-    scales = []
-    for column_number, (weight, b) in enumerate(fields):
-        column = [row[column_number] for row in lengths]
-        average = sum(column) / len(column) if column else 0.0
-        scales.append(
-            [
-                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
-                for length in column
-            ]
-        )
-    return scales
-
-
-def _cap(text: str) -> str:
-    if len(text) <= TEXT_LIMIT:
-        return text
-    cut = text.rfind(" ", 0, TEXT_LIMIT)
-    return text[: cut if cut > TEXT_LIMIT // 2 else TEXT_LIMIT] + " …"
-
-
-def _version(sections: list[Section]) -> str:
-    canonical = json.dumps(
-        [
-            [s.address, s.page_title, s.title, list(s.breadcrumb), s.text, list(s.keywords)]
-            for s in sections
-        ],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
 # --- Loading --------------------------------------------------------------
@@ -341,7 +207,7 @@ def load_index(payload: object) -> DocsIndex:
     ]
     page_prior = [CHANGELOG_PRIOR if CHANGELOG.search(path) else 1.0 for path in paths]
     link_prior = _link_priors(sections["links"])
-    return DocsIndex(
+    index = DocsIndex(
         version=version,
         _page_titles=pages["title"],
         _columns=sections,
@@ -352,7 +218,21 @@ def load_index(payload: object) -> DocsIndex:
         _link_prior=link_prior,
         _prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
         _postings=postings,
+        _page_share=_page_share(len(paths)),
     )
+    # The index lives as long as the worker: its objects are moved out of the
+    # cyclic collector's reach, or a collection that happens to fall in a
+    # search walks all of them (in Pyodide, a search then took 200+ ms).
+    gc.collect()
+    gc.freeze()
+    return index
+
+
+def _page_share(pages: int) -> float:
+    """The page's share of a section's score on a site of ``pages`` pages (PAGE_SHARES)."""
+    small, large = PAGE_SHARES
+    growth = math.log(max(pages, SMALL_SITE) / SMALL_SITE) / math.log(LARGE_SITE / SMALL_SITE)
+    return small + (large - small) * min(1.0, growth)
 
 
 def _table(
@@ -412,18 +292,18 @@ class _Tally:
     ) -> None:
         """Add one query term's matches; a ``common`` term's only to sections
         already matched (it cannot lift a section that matches nothing else)."""
+        # In C-level maps: a common word has thousands of postings.
         for into, values in ((self.sections, sections), (self.pages, pages)):
-            get = into.get
-            if common and into and len(into) < len(values):
-                for key in into:
-                    into[key] += values.get(key, 0.0)
-            elif common and into:
-                for key, value in values.items():
-                    if key in into:
-                        into[key] += value
-            else:
-                for key, value in values.items():
-                    into[key] = get(key, 0.0) + value
+            keys = (into.keys() & values.keys()) if common and into else values.keys()
+            into.update(
+                list(
+                    zip(
+                        keys,
+                        map(add, map(into.get, keys, repeat(0.0)), map(values.__getitem__, keys)),
+                        strict=True,
+                    )
+                )
+            )
         for number, weight in titled.items():
             if number not in self.sections:
                 continue
@@ -445,6 +325,7 @@ class DocsIndex:
     _link_prior: list[float] = field(repr=False)  # per section, a factor on its score
     _prior: list[float] = field(repr=False)  # per section, the same times its page's prior
     _postings: Mapping[str, str] = field(repr=False)
+    _page_share: float = field(repr=False)  # see PAGE_SHARES
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it."""
@@ -467,7 +348,7 @@ class DocsIndex:
             page_title=self._page_titles[self._page_of[number]],
             title=columns["title"][number],
             text=columns["text"][number],
-            breadcrumb=tuple(crumbs.split(_CRUMB)) if crumbs else (),
+            breadcrumb=tuple(crumbs.split(CRUMB)) if crumbs else (),
             links=columns["links"][number],
         )
 
@@ -489,9 +370,9 @@ class DocsIndex:
         for question_term in sorted(asked, key=lambda term: self._count(term.term)):
             best_possible += self._add_term(question_term, tally, weights)
         about_changes = not CHANGE_TERMS.isdisjoint(term.term for term in asked)
-        scored = self._rank(tally, best_possible, prefix, about_changes)
+        ranked = self._rank(tally, best_possible, prefix, about_changes)
         hits = []
-        for value, number in self._crowded(scored, limit):
+        for value, number in self._crowded(ranked, limit):
             section = self._section(number)
             hits.append(
                 Hit(section, min(1.0, value / best_possible), snippet(section.text, weights))
@@ -524,7 +405,7 @@ class DocsIndex:
 
     def _count(self, term: str) -> int:
         """How many sections have ``term`` (each posting takes two characters)."""
-        return len(self._postings.get(term, "").partition(SEPARATOR)[0]) // 2
+        return max(0, self._postings.get(term, "").find(SEPARATOR)) // 2
 
     def _idf(self, count: int) -> float:
         """BM25's inverse document frequency of a term in ``count`` sections."""
@@ -569,7 +450,7 @@ class DocsIndex:
     def _rank(
         self, tally: _Tally, best_possible: float, prefix: str | None, about_changes: bool
     ) -> list[tuple[float, int]]:
-        """``(score, section)`` of every match, best first; scores at most ``best_possible``.
+        """``(-score, section)`` of every match, best first; scores at most ``best_possible``.
 
         A section's score blends its BM25F, its page's and how closely its
         heading matches the question, times its priors (release notes only
@@ -577,14 +458,16 @@ class DocsIndex:
         """
         pages, page_of = tally.pages, self._page_of
         prior = self._link_prior if about_changes else self._prior
-        # (SECTION_SHARE * section + PAGE_SHARE * page) * prior, in C-level maps:
+        page_share = self._page_share
+        # ((1 - HEADING_SHARE - page_share) * section + page_share * page) * prior,
+        # in C-level maps:
         # a common word's search has thousands of candidates.
         numbers = list(tally.sections)
         page_values = map(pages.get, map(page_of.__getitem__, numbers), repeat(0.0))
         blend = map(
             add,
-            map(mul, tally.sections.values(), repeat(SECTION_SHARE)),
-            map(mul, page_values, repeat(PAGE_SHARE)),
+            map(mul, tally.sections.values(), repeat(1 - HEADING_SHARE - page_share)),
+            map(mul, page_values, repeat(page_share)),
         )
         scores = dict(zip(numbers, map(mul, blend, map(prior.__getitem__, numbers)), strict=True))
         title_terms = self._columns["title_terms"]
@@ -600,56 +483,20 @@ class DocsIndex:
         if prefix is not None:
             addresses = self._addresses
             scores = {n: s for n, s in scores.items() if addresses[n].startswith(prefix)}
-        # Ties go to the section that comes first in the site.
-        return sorted(((score, number) for number, score in scores.items()), key=_best_first)
+        # Ties go to the section that comes first in the site. Sorting negated
+        # scores needs no key function: thousands of candidates sort in C.
+        return sorted(zip(map(neg, scores.values()), scores, strict=True))
 
-    def _crowded(self, scored: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
-        """The first ``limit`` of ``scored``, each page's best section before any page's second."""
+    def _crowded(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
+        """``(score, section)`` of the first ``limit`` of ``ranked`` (as ``_rank`` gives
+        them), each page's best section before any page's second."""
         firsts: list[tuple[float, int]] = []
         others: list[tuple[float, int]] = []
         seen: set[int] = set()
-        for item in scored:
-            page = self._page_of[item[1]]
-            (others if page in seen else firsts).append(item)
+        for negated, number in ranked:
+            page = self._page_of[number]
+            (others if page in seen else firsts).append((-negated, number))
             seen.add(page)
             if len(firsts) == limit:
                 break
         return (firsts + others)[:limit]
-
-
-def _best_first(scored: tuple[float, int]) -> tuple[float, int]:
-    return -scored[0], scored[1]
-
-
-def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGTH) -> str:
-    """About ``length`` characters of ``text`` around its best run of weighted terms."""
-    text = " ".join(text.split())
-    if len(text) <= length:
-        return text
-    matches = []
-    for match in WORD.finditer(text):
-        found = [term for term in word_terms(match.group()) if term in weights]
-        if found:
-            matches.append((match.start(), max(found, key=weights.__getitem__)))
-    start, best = 0, 0.0
-    # A window opens a little before each match; it is worth the weight of the
-    # distinct terms in it (counted as matches enter and leave it).
-    counts: dict[str, int] = {}
-    value, end = 0.0, 0
-    for position, term in matches:
-        window_start = max(0, position - length // 5)
-        while end < len(matches) and matches[end][0] < window_start + length:
-            entering = matches[end][1]
-            counts[entering] = counts.get(entering, 0) + 1
-            value += weights[entering] if counts[entering] == 1 else 0.0
-            end += 1
-        if value > best:
-            start, best = window_start, value
-        counts[term] -= 1
-        value -= weights[term] if not counts[term] else 0.0
-    if start:
-        start = text.find(" ", start) + 1 or start
-    end = min(len(text), start + length)
-    if end < len(text):
-        end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
-    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")

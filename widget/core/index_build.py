@@ -1,0 +1,161 @@
+"""Sections to the docs index's payload (``index.json``), at build time.
+
+Decides what each term's postings hold: its saturated BM25F in each section
+and page, worked out here once so that a search in the worker only adds
+numbers (the payload's layout and the ranking are described in
+``docs_index``, which reads it). Never runs in the worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+
+from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, Section
+from widget.core.packed import SEPARATOR, pack
+from widget.core.text import terms
+
+#: Characters of a section's text kept in the payload (for snippets and prompts).
+TEXT_LIMIT = 600
+
+# BM25F: a term's counts in all fields, each scaled by the field's weight over
+# its length norm, add up before saturating (k1), so a term in both heading and
+# text is not counted twice at full strength.
+K1 = 1.2
+#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
+#: and text (the order of ``_section_fields``).
+SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
+#: (weight, b) of a page's title, all its headings, all its text.
+PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
+#: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
+LENGTH_POWER = 0.5
+
+
+def build_index(sections: Iterable[Section]) -> dict[str, object]:
+    """The ``index.json`` payload for ``sections`` (same input, same output)."""
+    sections = list(sections)
+    page_numbers: dict[str, int] = {}
+    page_titles: list[str] = []
+    page_of: list[int] = []
+    fields = [_section_fields(section) for section in sections]
+    for section in sections:
+        page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
+        if len(page_titles) < len(page_numbers):
+            page_titles.append(section.page_title)
+    section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
+    page_lengths = [[0, 0, 0] for _ in page_titles]
+    for number, row in enumerate(fields):
+        lengths = page_lengths[page_of[number]]
+        lengths[0] = len(row[2])
+        lengths[1] += len(row[0])
+        lengths[2] += len(row[4])
+    page_scales = _field_scales(page_lengths, PAGE_FIELDS)
+
+    section_postings: dict[str, list[int]] = {}
+    page_tf: dict[str, dict[int, float]] = {}
+    titled_pages: set[int] = set()  # pages whose title is counted already
+    for number, row in enumerate(fields):
+        tf: dict[str, float] = {}
+        for scales, field_terms in zip(section_scales, row, strict=True):
+            for term in field_terms:
+                tf[term] = tf.get(term, 0.0) + scales[number]
+        title = set(row[0])
+        page = page_of[number]
+        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
+        if page not in titled_pages:
+            titled_pages.add(page)
+            per_page.append((row[2], page_scales[0][page]))
+        for term, value in tf.items():
+            section_postings.setdefault(term, []).extend(
+                (number, _impact(value) << 1 | (term in title))
+            )
+        for field_terms, scale in per_page:
+            for term in field_terms:
+                counts = page_tf.setdefault(term, {})
+                counts[page] = counts.get(page, 0.0) + scale
+    return {
+        "format": FORMAT,
+        "version": _version(sections),
+        "pages": {"path": list(page_numbers), "title": page_titles},
+        "sections": {
+            "page": pack(page_of),
+            "anchor": [section.address.partition("#")[2] for section in sections],
+            "title": [section.title for section in sections],
+            "breadcrumb": [
+                CRUMB.join(crumb.replace(CRUMB, " ") for crumb in section.breadcrumb)
+                for section in sections
+            ],
+            "text": [_cap(section.text) for section in sections],
+            "title_terms": pack(len(row[0]) for row in fields),
+            "links": pack(section.links for section in sections),
+        },
+        "terms": {
+            term: _gaps(section_postings[term])
+            + SEPARATOR
+            + _gaps(
+                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
+            )
+            for term in sorted(section_postings)
+        },
+    }
+
+
+def _section_fields(section: Section) -> tuple[list[str], ...]:
+    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
+    return (
+        terms(section.title),
+        terms(" ".join(section.keywords)),
+        terms(section.page_title),
+        terms(" ".join(section.breadcrumb)),
+        terms(section.text),
+    )
+
+
+def _impact(tf: float) -> int:
+    """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
+    return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
+
+
+def _gaps(pairs: list[int]) -> str:
+    """``[number, value, …]`` packed, each number as its gap from the one before."""
+    gaps = pairs[:]
+    for i in range(len(gaps) - 2, 0, -2):
+        gaps[i] -= gaps[i - 2]
+    return pack(gaps)
+
+
+def _field_scales(
+    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
+) -> list[list[float]]:
+    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
+    scales = []
+    for column_number, (weight, b) in enumerate(fields):
+        column = [row[column_number] for row in lengths]
+        average = sum(column) / len(column) if column else 0.0
+        scales.append(
+            [
+                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
+                for length in column
+            ]
+        )
+    return scales
+
+
+def _cap(text: str) -> str:
+    if len(text) <= TEXT_LIMIT:
+        return text
+    cut = text.rfind(" ", 0, TEXT_LIMIT)
+    return text[: cut if cut > TEXT_LIMIT // 2 else TEXT_LIMIT] + " …"
+
+
+def _version(sections: list[Section]) -> str:
+    canonical = json.dumps(
+        [
+            [s.address, s.page_title, s.title, list(s.breadcrumb), s.text, list(s.keywords)]
+            for s in sections
+        ],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
