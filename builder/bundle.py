@@ -250,6 +250,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
         "workerZip": worker_name,
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
+        "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
         "index": index_name,
     }
     # Fetched by embed.js as the shell starts, so the worker finds them in the cache:

@@ -14,7 +14,7 @@ MicroPython takes seconds for that); the reply is parsed by the browser's
 import json
 
 import js
-from pyscript import create_named_worker
+from pyscript import create_named_worker, js_import, window
 
 from widget.core.protocol import CALLS, arguments, decode_reply
 
@@ -24,6 +24,7 @@ WORKER_NAME = "docs-panel-worker"
 class WorkerClient:
     def __init__(self):
         self.worker = None
+        self.store = None  # store.mjs, imported at the first update
 
     @property
     def ready(self):
@@ -40,8 +41,27 @@ class WorkerClient:
     async def call(self, name, **args):
         return await self._send(self.worker, name, args)
 
-    async def _send(self, worker, name, args):
+    async def update(self, store, key, field, name, refused=False, **args):
+        """``call`` with the value ``store`` keeps under ``key`` as argument ``field`` (or
+        the value the quota refused last, for "evict"), written back by ``store.mjs``
+        without crossing into MicroPython: the reply's ``value`` is then what writing
+        did (None: nothing to write; "ok", "quota" or "error")."""
+        if self.store is None:
+            self.store = (await js_import(window.__docsPanel.urls.store))[0]
+        args[field] = ""  # checked as a string here; store.mjs puts the real one in
+        values = self._values(name, args)
+        at = [f for f, kind in CALLS[name][0]].index(field)
+        area = None if store.memory is not None else store.area
+        reply = await self.store.update(
+            self.worker, name, area, key, store.memory, at, refused, *values
+        )
+        return decode_reply(name, reply)
+
+    def _values(self, name, args):
         values = tuple(args[field] for field, kind in CALLS[name][0])
         arguments(name, values)  # a wrong argument fails here, named, not in the worker
-        raw = await worker.call(name, *values)
+        return values
+
+    async def _send(self, worker, name, args):
+        raw = await worker.call(name, *self._values(name, args))
         return decode_reply(name, js.JSON.parse(raw))
