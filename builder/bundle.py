@@ -253,12 +253,14 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
         "index": index_name,
     }
-    # Fetched by embed.js as the shell starts, so the worker finds them in the cache:
-    # the wasm in one lane, the rest in a second lane in the order the worker asks.
-    wasm_twin = twins[f"{pyodide}/pyodide.asm.wasm"][0]
-    lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
-    lane += [f"{pyodide}/pyodide.asm.mjs", twins[stdlib_name][0]]
-    lane += [twins[worker_name][0], twins[index_name][0]]
+    # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
+    # two lanes: what the interpreter's start needs, in the order the worker asks; and
+    # the wasm, then the worker's zip and the index, which the worker reads only once
+    # the interpreter is up (on a slow network they would slow the wasm down).
+    runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
+    runtime_lane += [f"{pyodide}/pyodide.asm.mjs", twins[stdlib_name][0]]
+    wasm_lane = [twins[f"{pyodide}/pyodide.asm.wasm"][0]]
+    wasm_lane += [twins[worker_name][0], twins[index_name][0]]
     # The loader needs the storage keys and the shortcut before the worker exists (to
     # see a conversation to restore, to open on the key), judged as the config does.
     storage = {
@@ -271,7 +273,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
-        "prefetch": [[wasm_twin], lane],
+        "prefetch": [wasm_lane, runtime_lane],
     }
     out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     return out
