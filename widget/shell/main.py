@@ -17,4 +17,4 @@ async def main():
     Panel().start()
 
 
-asyncio.create_task(main())
+asyncio.create_task(main())  # noqa: RUF006 (MicroPython's loop holds its tasks)
