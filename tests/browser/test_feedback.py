@@ -185,6 +185,7 @@ def test_deleting_conversations_empties_the_feedback_log(
     ask_and_wait(page, "retry a failed job")
     vote(page, "Helpful")
     page.get_by_role("button", name="New chat").click()
+    expect(page.get_by_role("list", name="Search results")).to_have_count(0)
     ask_and_wait(page, "schedule a cron job")
     vote(page, "Not helpful")
     assert [e["question"] for e in log(page)] == ["retry a failed job", "schedule a cron job"]
