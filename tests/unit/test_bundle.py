@@ -20,6 +20,7 @@ from builder.bundle import (
     hashed_name,
     pyscript_chunks,
     with_gzip_twins,
+    zstd,
 )
 from builder.pyodide_bytecode import pyscript_modules
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
@@ -80,10 +81,10 @@ def loader_manifest(files: dict[str, bytes]) -> dict[str, Any]:
     return embedded(files, manifest(files)["pyodide"])
 
 
-def inflated_twin(files: dict[str, bytes], name: str) -> bytes:
+def decoded_twin(files: dict[str, bytes], name: str) -> bytes:
     twins = loader_manifest(files)["twins"]
     assert isinstance(twins, dict)
-    return gzip.decompress(files[twins[name][0]])
+    return zstd.decompress(files[twins[name][0]])
 
 
 def test_same_input_gives_the_same_bytes(files: dict[str, bytes]) -> None:
@@ -97,23 +98,25 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     """Every URL embed.js will load exists in the bundle; the placeholder is gone."""
     assert MANIFEST_MARK.encode() not in files["embed.js"]
     prefetch = [path for lane in embedded(files)["prefetch"] for path in lane]
-    assert len(prefetch) == len(set(prefetch)) == 8
+    assert len(prefetch) == len(set(prefetch)) == 9
     for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
     assert loader_manifest(files)["pyodide"] in files
 
 
-def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader serves the wasm, stdlib, worker zip and index from .gz twins
-    that inflate to the real files; the raw wasm and pyodide-lock.json are not shipped."""
+def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
+    """The worker's loader serves the wasm, stdlib, worker zip and index from .zst twins
+    that decode to the real files, with the decoder it imports; the raw wasm and
+    pyodide-lock.json are not shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
     wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
-    assert inflated_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    assert decoded_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
     for key in ("index", "workerZip"):
-        assert inflated_twin(files, manifest(files)[key]) == files[manifest(files)[key]]
-    assert inflated_twin(files, str(loader["stdlib"]))[:2] == b"PK"
+        assert decoded_twin(files, manifest(files)[key]) == files[manifest(files)[key]]
+    assert decoded_twin(files, str(loader["stdlib"]))[:2] == b"PK"
     assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
+    assert loader["fzstd"] == "runtime/fzstd-0.1.1/esm/index.mjs" in files
     assert loader["lockInfo"] == {
         "abi_version": "2026_0",
         "arch": "wasm32",
@@ -125,7 +128,7 @@ def test_loader_answers_from_gzip_twins_and_needs_no_lock(files: dict[str, bytes
 def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, bytes]) -> None:
     """The stdlib keeps the modules the worker and Pyodide import (and the Unicode
     codecs), as unchecked hash-based .pyc (PEP 552 flags 0b01), and nothing else."""
-    stdlib_zip = inflated_twin(files, str(loader_manifest(files)["stdlib"]))
+    stdlib_zip = decoded_twin(files, str(loader_manifest(files)["stdlib"]))
     stdlib = zipfile.ZipFile(BytesIO(stdlib_zip))
     names = stdlib.namelist()
     for module in ("json/decoder.pyc", "asyncio/tasks.pyc", "encodings/utf_8_sig.pyc"):
@@ -143,9 +146,9 @@ def test_index_name_changes_with_its_content(files: dict[str, bytes]) -> None:
 
 
 def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
-    """Pyodide, MicroPython and PyScript come from node_modules, in versioned folders."""
+    """Pyodide, MicroPython, PyScript and fzstd come from node_modules, in versioned folders."""
     folders = {name.split("/")[1] for name in files if name.startswith("runtime/")}
-    assert folders == {"pyodide-314.0.8", "micropython-1.28.0-6", "pyscript-0.7.31"}
+    assert folders == {"pyodide-314.0.8", "micropython-1.28.0-6", "pyscript-0.7.31", "fzstd-0.1.1"}
 
 
 def test_only_used_pyscript_chunks_ship() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from widget.core import history
 from widget.core.history import (
     Archive,
     Conversation,
@@ -114,6 +115,14 @@ def assert_loads_cleanly(raw: str) -> LoadResult:
 def test_dump_load_round_trips(archive: Archive) -> None:
     """Any archive loads back from its dump equal, with nothing to rewrite or skip."""
     assert load_archive(dump_archive(archive)) == LoadResult(archive, False, 0)
+
+
+@unhurried
+@given(archives)
+def test_the_dump_is_compact_json_of_the_whole_record(archive: Archive) -> None:
+    """Joined from each conversation's JSON, the dump is what encoding it whole gives."""
+    dumped = dump_archive(archive)
+    assert dumped == history._encode(json.loads(dumped))
 
 
 @unhurried

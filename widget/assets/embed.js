@@ -111,8 +111,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   });
 
   // The worker's files, fetched into the HTTP cache while the shell starts so the
-  // worker finds them there: in two lanes (the wasm; the rest in the order the
-  // worker asks for them), so the shell's own requests still find connections.
+  // worker finds them there: in two lanes (build.py orders them), so the shell's
+  // own requests still find connections.
   const warmCache = () => M.prefetch.forEach(async (lane) => {
     for (const path of lane) {
       try {

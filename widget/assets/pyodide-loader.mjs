@@ -5,25 +5,35 @@
 //   lock with the runtime's own `info` is all Pyodide checks);
 // - the standard library trimmed to what the worker imports, as bytecode for
 //   this exact interpreter (builder/pyodide_bytecode.py);
-// - the big files fetched as their gzip twins and inflated here with
-//   DecompressionStream, so a host that compresses nothing sends gzip bytes too
-//   (the JS glue is imported by its URL: a blob: module would need `blob:` in
-//   the site's script-src).
+// - the big files fetched as their Zstandard twins and decoded here as they
+//   arrive (fzstd: no browser decodes anything smaller than gzip), so every host
+//   sends the same fifth-smaller bytes, compressing or not (the JS glue is
+//   imported by its URL: a blob: module would need `blob:` in the site's script-src).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
-const pyodide = await import(at(M.pyodide));
+const [pyodide, { Decompress }] = await Promise.all([import(at(M.pyodide)), import(at(M.fzstd))]);
 export const version = pyodide.version;
 
-// A gzip stream, inflated; or the bytes as they came, when the host labelled
-// the file Content-Encoding: gzip and the browser inflated it already.
-async function inflated(url) {
+// Zstandard bytes in, the file out, a block at a time.
+const unzstd = () => {
+  let decoder;
+  return new TransformStream({
+    start: (controller) => { decoder = new Decompress((block) => controller.enqueue(block)); },
+    transform: (chunk) => decoder.push(chunk),
+    flush: () => decoder.push(new Uint8Array(0), true),
+  });
+};
+
+// A Zstandard stream, decoded; or the bytes as they came, when the host labelled
+// the file Content-Encoding: zstd and the browser decoded it already.
+async function decoded(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
   const reader = response.body.getReader();
   const head = [];
   let size = 0;
-  while (size < 2) {
+  while (size < 4) {
     const part = await reader.read();
     if (part.done) break;
     head.push(part.value);
@@ -42,19 +52,19 @@ async function inflated(url) {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const gzip = start[0] === 0x1f && start[1] === 0x8b;
-  return gzip ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+  const zstd = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
+  return zstd ? body.pipeThrough(unzstd()) : body;
 }
 
-// Requests for these files are answered from their gzip twins, inflated: Pyodide's
+// Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
 // wasm and standard library (asked for by their usual names) and the docs index
 // (fetched by the worker's Python once it runs).
-const twins = new Map(Object.entries(M.twins).map(([name, [gz, type]]) => [at(name), [at(gz), type]]));
+const twins = new Map(Object.entries(M.twins).map(([name, [file, type]]) => [at(name), [at(file), type]]));
 const plainFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const twin = twins.get(String(input));
   if (!twin) return plainFetch(input, init);
-  return inflated(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
+  return decoded(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
 };
 
 export async function loadPyodide(options = {}) {

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from widget.core.citations import CITATION
 from widget.core.config import Config
 from widget.core.docs_index import DocsIndex, Hit, Section
 from widget.core.history import (
@@ -35,7 +36,6 @@ from widget.core.history import (
     Turn,
 )
 from widget.core.redact import redact_text
-from widget.core.render import CITATION
 
 MAX_RESULTS: Final = 6
 """Search results shown when the answer is a list of sections."""

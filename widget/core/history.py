@@ -42,7 +42,7 @@ import heapq
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Final, Literal, TypeVar, cast, get_args
 
@@ -237,16 +237,23 @@ def _conversation_record(conversation: Conversation) -> dict[str, object]:
     }
 
 
-def _archive_record(conversations: Iterable[Conversation]) -> dict[str, object]:
-    return {
-        "version": SCHEMA_VERSION,
-        "conversations": [_conversation_record(c) for c in conversations],
-    }
+def _conversation_json(conversation: Conversation) -> str:
+    return _encode(_conversation_record(conversation))
+
+
+def _archive_json(conversations: Iterable[str]) -> str:
+    """The archive from its conversations' JSON: what ``_encode`` of the whole record
+    gives, so a write that sized each conversation need not encode it again."""
+    return f'{{"version":{SCHEMA_VERSION},"conversations":[{",".join(conversations)}]}}'
 
 
 def dump_archive(archive: Archive) -> str:
-    """The archive as the compact, deterministic JSON string to store."""
-    return _encode(_archive_record(archive.conversations))
+    """The archive as the compact, deterministic JSON string to store.
+
+    >>> dump_archive(Archive())
+    '{"version":2,"conversations":[]}'
+    """
+    return _archive_json(_conversation_json(c) for c in archive.conversations)
 
 
 # --- Reading the format -------------------------------------------------------------
@@ -557,19 +564,34 @@ def apply_bounds(archive: Archive, *, max_conversations: int, max_bytes: int) ->
     turn. (Under 64 bytes not even an empty archive fits; the config keeps
     ``history.maxBytes`` at 16 KiB or more.)
     """
-    empty_size = _size(_archive_record(()))
-    remaining = archive.conversations
+    return _bounded(archive.conversations, max_conversations, max_bytes)[0]
+
+
+def _sized(conversations: Iterable[Conversation], encoded: list[str]) -> Iterator[int]:
+    """Each conversation's stored size, its JSON appended to ``encoded`` on the way
+    (lazily: only as far as the caller reads)."""
+    for conversation in conversations:
+        encoded.append(_conversation_json(conversation))
+        yield utf16_bytes(encoded[-1])
+
+
+def _bounded(
+    conversations: tuple[Conversation, ...], max_conversations: int, max_bytes: int
+) -> tuple[Archive, list[str]]:
+    """``apply_bounds``, with the JSON of each conversation kept (made to size it)."""
+    empty_size = utf16_bytes(_archive_json(()))
+    remaining = conversations
     while remaining and max_conversations > 0:
         window = remaining[:max_conversations]
-        sizes = (_size(_conversation_record(c)) for c in window)
-        count = _fitting_count(sizes, empty_size, max_bytes)
+        encoded: list[str] = []
+        count = _fitting_count(_sized(window, encoded), empty_size, max_bytes)
         if count:
-            return Archive(window[:count])
+            return Archive(window[:count]), encoded[:count]
         shrunk = _newest_turns_that_fit(remaining[0], max_bytes - empty_size)
         if shrunk is not None:
-            return Archive((shrunk,))
+            return Archive((shrunk,)), [_conversation_json(shrunk)]
         remaining = remaining[1:]
-    return Archive()
+    return Archive(), []
 
 
 # --- Writes -------------------------------------------------------------------------
@@ -604,10 +626,8 @@ def upsert(
     merged = _merged(stored.find(conversation.id), conversation)
     others = tuple(c for c in stored.conversations if c.id != conversation.id)
     ordered = ((merged,) if merged.turns else ()) + others
-    archive = apply_bounds(
-        Archive(ordered), max_conversations=max_conversations, max_bytes=max_bytes
-    )
-    return WriteResult(dump_archive(archive), archive)
+    archive, encoded = _bounded(ordered, max_conversations, max_bytes)
+    return WriteResult(_archive_json(encoded), archive)
 
 
 def delete(raw: str | None, conversation_id: str) -> str:

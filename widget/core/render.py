@@ -44,6 +44,7 @@ from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
+from widget.core.citations import CITATION
 from widget.core.errors import ConfigError
 
 ALLOWED_TAGS: Final = frozenset(
@@ -76,8 +77,6 @@ LANGUAGE_NAME: Final = re.compile(r"[a-z0-9+-]+")
 Cite = Callable[[int], str | None]
 """The section address a citation ``[n]`` links to, or None when ``n`` names none."""
 
-CITATION: Final = re.compile(r"\[([0-9]{1,3})\]")
-"""A citation in answer text: ``[n]``, n from 1 to 3 digits."""
 _LANGUAGE_CLASS = re.compile(f"language-{LANGUAGE_NAME.pattern}")
 _ROOT_RELATIVE = re.compile(r"/(?![/\\])")  # "//host" or "/\host" would leave the site
 _START_NUMBER = re.compile(r"[0-9]{1,9}")

@@ -17,19 +17,18 @@ from __future__ import annotations
 from widget.core.docs_index import DocsIndex
 from widget.core.history import Conversation, ListRow, ResultItem, Source, Turn
 from widget.core.i18n import relative_time
-from widget.core.render import render_answer
 
 
 def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, object]:
     """A ``Turn`` record: the answer rendered against the current index."""
     refs = {source.ref: source.address for source in turn.sources if source.ref}
-    answer = (
-        render_answer(
+    answer = ""
+    if turn.answer:
+        from widget.core.render import render_answer  # markdown-it and bleach: only now
+
+        answer = render_answer(
             turn.answer, site_origin=site_origin, page_exists=index.has_page, cite=refs.get
         )
-        if turn.answer
-        else ""
-    )
     return {
         "key": turn_key(turn),
         "question": turn.question,

@@ -14,7 +14,7 @@ MicroPython takes seconds for that); the reply is parsed by the browser's
 import json
 
 import js
-from pyscript import create_named_worker
+from pyscript import create_named_worker, js_import
 
 from widget.core.protocol import CALLS, arguments, decode_reply
 
@@ -24,6 +24,8 @@ WORKER_NAME = "docs-panel-worker"
 class WorkerClient:
     def __init__(self):
         self.worker = None
+        self._store = None  # store.mjs, imported as the worker starts
+        self.store = None
 
     @property
     def ready(self):
@@ -31,6 +33,7 @@ class WorkerClient:
 
     async def start(self, urls, **args):
         """Boot Pyodide in a worker with the worker's Python, then its ``start`` call."""
+        self._store = js_import(urls.store)  # a promise: imported while the worker boots
         config = {"interpreter": urls.pyodide, "files": {urls.workerZip: "./*"}}
         worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
         started = await self._send(worker, "start", args)
@@ -40,8 +43,28 @@ class WorkerClient:
     async def call(self, name, **args):
         return await self._send(self.worker, name, args)
 
-    async def _send(self, worker, name, args):
+    async def update(self, store, storage_key, field, name, refused=False, **args):
+        """``call`` with the value ``store`` keeps under ``storage_key`` as argument
+        ``field`` (or the value the quota refused last, for "evict"), written back by
+        ``store.mjs`` without crossing into MicroPython: the reply's ``value`` is then
+        what writing did (None: nothing to write; "ok", "quota" or "error"). The
+        parameters' names are none of the protocol's argument names (a vote has a ``key``)."""
+        if self.store is None:
+            self.store = (await self._store)[0]
+        args[field] = ""  # checked as a string here; store.mjs puts the real one in
+        values = self._values(name, args)
+        at = [f for f, kind in CALLS[name][0]].index(field)
+        area = None if store.memory is not None else store.area
+        reply = await self.store.update(
+            self.worker, name, area, storage_key, store.memory, at, refused, *values
+        )
+        return decode_reply(name, reply)
+
+    def _values(self, name, args):
         values = tuple(args[field] for field, kind in CALLS[name][0])
         arguments(name, values)  # a wrong argument fails here, named, not in the worker
-        raw = await worker.call(name, *values)
+        return values
+
+    async def _send(self, worker, name, args):
+        raw = await worker.call(name, *self._values(name, args))
         return decode_reply(name, js.JSON.parse(raw))

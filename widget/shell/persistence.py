@@ -20,7 +20,7 @@ import js
 from pyscript import window
 from pyscript.ffi import to_js
 
-from shell.storage import Store, locked
+from shell.storage import Store, locked, written
 
 DRAFT_DELAY_S = 0.4
 LOCAL_KEYS = ("history", "feedback")  # the rest live in sessionStorage
@@ -78,15 +78,17 @@ class Keeper:
         key = self.keys[stored]
 
         async def run(lock):
-            args[stored] = self.local.get(key)
-            reply = await self.client.call(call, **args)
+            # The stored value and the new one stay in JavaScript (store.mjs): the
+            # reply's value says what writing did, None when there was nothing to write.
+            reply = await self.client.update(self.local, key, stored, call, **args)
             replies.append(reply)
-            value = reply.value
-            while value is not None and not self.local.set(key, value):
+            outcome = reply.value
+            while outcome is not None and not written(key, outcome):
                 if stored != "history":  # the log is small and bounded: not worth evicting for
                     return
-                value = (await self.client.call("evict", history=value)).value
-            if value is None and reply.value is not None:
+                evicted = await self.client.update(self.local, key, stored, "evict", refused=True)
+                outcome = evicted.value
+            if outcome is None and reply.value is not None:
                 window.console.warn("docs-panel: this conversation is too large to keep here")
 
         # A User Timing entry per write: devtools and bench/run.py see what it costs.

@@ -11,9 +11,11 @@ keeps working on memory instead::
 The calls go through ``window.__docsPanel.storage`` (embed.js), which turns a
 thrown DOMException into a value: MicroPython cannot catch a synchronous JS
 exception. Decisions about what to write come from the worker; ``locked`` runs
-a read-merge-write under ``navigator.locks`` so two tabs never interleave.
+a read-merge-write under ``navigator.locks`` so two tabs never interleave. The
+memory is a JS ``Map``, so that ``store.mjs`` writes it as it writes storage.
 """
 
+import js
 from pyscript import window
 from pyscript.ffi import create_proxy
 
@@ -29,28 +31,32 @@ class Store:
             self.js.remove(area_name, PROBE_KEY)
         else:  # disabled, sandboxed or blocked: this visit keeps its state in memory
             window.console.warn("docs-panel: " + area_name + " is unavailable; using memory")
-            self.memory = {}
+            self.memory = js.Map.new()
 
     def get(self, key):
         if self.memory is not None:
-            return self.memory.get(key)
+            return self.memory.get(key) if self.memory.has(key) else None
         return self.js.get(self.area, key)
 
     def set(self, key, value):
         """Write; False only when the quota is full (the caller evicts and retries)."""
         if self.memory is not None:
-            self.memory[key] = value
+            self.memory.set(key, value)
             return True
-        outcome = self.js.set(self.area, key, value)
-        if outcome == "error":
-            window.console.warn("docs-panel: could not write " + key)
-        return outcome != "quota"
+        return written(key, self.js.set(self.area, key, value))
 
     def remove(self, key):
         if self.memory is not None:
-            self.memory.pop(key, None)
+            self.memory.delete(key)
         else:
             self.js.remove(self.area, key)
+
+
+def written(key, outcome):
+    """A write's outcome ("ok", "quota" or "error", said once) as: not refused by the quota."""
+    if outcome == "error":
+        window.console.warn("docs-panel: could not write " + key)
+    return outcome != "quota"
 
 
 async def locked(name, task):

@@ -22,17 +22,19 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from widget.core.errors import StreamError
-from widget.core.render import StreamingRenderer
 from widget.core.stream import ChatDelta, ChatStreamDecoder, ContentDelta, ReasoningDelta
 from widget.core.throttle import retry_after
+
+if TYPE_CHECKING:
+    from widget.core.render import StreamingRenderer
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,14 @@ class AnswerStream:
     """The request, its decoded deltas and their rendering, until the shell has them all."""
 
     def __init__(
-        self, url: str, body: dict[str, object], renderer: StreamingRenderer, idle_s: float
+        self,
+        url: str,
+        body: dict[str, object],
+        renderer: Callable[[], StreamingRenderer],
+        idle_s: float,
     ) -> None:
-        self._renderer = renderer
+        self._make_renderer = renderer  # called once the request is out (a slow import)
+        self._renderer: StreamingRenderer | None = None
         self._idle_s = idle_s
         self._controller = js.AbortController.new()
         self._changed = asyncio.Event()
@@ -92,6 +99,7 @@ class AnswerStream:
         self._reasoning.clear()
         update = None
         if text:
+            assert self._renderer is not None  # text comes only once the request is out
             started = js.performance.now()
             update = self._renderer.feed(text)
             # Seen by devtools and bench/ (the worker's own performance timeline).
@@ -109,23 +117,22 @@ class AnswerStream:
 
     async def _run(self, url: str, body: str) -> None:
         try:
-            response = await self._within_idle(
-                js.fetch(
-                    url,
-                    _js(
-                        {
-                            "method": "POST",
-                            "headers": _js(
-                                {"Content-Type": "application/json", "Accept": "text/event-stream"}
-                            ),
-                            "body": body,
-                            "signal": self._controller.signal,
-                            "cache": "no-store",
-                        }
-                    ),
-                ),
+            request = js.fetch(
                 url,
+                _js(
+                    {
+                        "method": "POST",
+                        "headers": _js(
+                            {"Content-Type": "application/json", "Accept": "text/event-stream"}
+                        ),
+                        "body": body,
+                        "signal": self._controller.signal,
+                        "cache": "no-store",
+                    }
+                ),
             )
+            self._renderer = self._make_renderer()  # while the endpoint thinks
+            response = await self._within_idle(request, url)
             if not response.ok:
                 header = response.headers.get("Retry-After")
                 raise StreamError(

@@ -21,6 +21,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
@@ -53,11 +54,13 @@ from widget.core.history import (
 )
 from widget.core.lifecycle import CHECKPOINT_S
 from widget.core.redact import redact_text
-from widget.core.render import StreamingRenderer
 from widget.core.session import adopts, read_session, session_value, stopped_turn
 from widget.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
 from widget.worker.delivery import deliver
 from widget.worker.streaming import AnswerStream
+
+if TYPE_CHECKING:
+    from widget.core.render import StreamingRenderer
 
 Reply = dict[str, object]
 
@@ -192,9 +195,14 @@ class Tab:
         body = chat_request(
             plan, self.config, self.conversation, instruction=redact_text(instruction)
         )
-        renderer = StreamingRenderer(
-            site_origin=self.origin, page_exists=self.index.has_page, cite=plan.cite
-        )
+
+        def renderer() -> StreamingRenderer:
+            from widget.core.render import StreamingRenderer  # markdown-it and bleach: only now
+
+            return StreamingRenderer(
+                site_origin=self.origin, page_exists=self.index.has_page, cite=plan.cite
+            )
+
         stream = AnswerStream(self.endpoint, body, renderer, self.config.idle_timeout)
         self.answer = _Answer(plan, asked_at, stream)
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
