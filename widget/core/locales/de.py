@@ -17,7 +17,7 @@ STRINGS = {
     "start_failed": "Der Assistent konnte nicht starten. Laden Sie die Seite neu,"
     " um es noch einmal zu versuchen.",
     "csp_blocked": "Die Content Security Policy dieser Website blockiert den Assistenten."
-    " Die Website muss {missing} erlauben ({needs}).",
+    " Die Website muss {missing} erlauben. Insgesamt braucht der Assistent: {needs}.",
     "docs_changed": "Die Doku hat sich seit diesem Gespräch geändert."
     " Manche Links funktionieren eventuell nicht mehr.",
     # the thread

@@ -16,7 +16,7 @@ STRINGS = {
     "loading": "Loading the assistant",
     "start_failed": "The assistant could not start. Reload the page to try again.",
     "csp_blocked": "This site's Content Security Policy blocks the assistant."
-    " The site needs to allow {missing} ({needs}).",
+    " The site needs to allow {missing}. In all, the assistant needs: {needs}.",
     "docs_changed": "The docs have changed since this conversation. Some links may no longer work.",
     # the thread
     "empty_title": "Ask about these docs",

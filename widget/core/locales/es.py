@@ -16,7 +16,7 @@ STRINGS = {
     "loading": "Cargando el asistente",
     "start_failed": "El asistente no pudo iniciarse. Recarga la página para volver a intentarlo.",
     "csp_blocked": "La política de seguridad de contenido (CSP) de este sitio bloquea el"
-    " asistente. El sitio debe permitir {missing} ({needs}).",
+    " asistente. El sitio debe permitir {missing}. En total, el asistente necesita: {needs}.",
     "docs_changed": "La documentación ha cambiado desde esta conversación."
     " Es posible que algunos enlaces ya no funcionen.",
     # the thread

@@ -16,7 +16,7 @@ STRINGS = {
     "loading": "Chargement de l’assistant",
     "start_failed": "L’assistant n’a pas pu démarrer. Rechargez la page pour réessayer.",
     "csp_blocked": "La politique de sécurité du contenu (CSP) de ce site bloque l’assistant."
-    " Le site doit autoriser {missing} ({needs}).",
+    " Le site doit autoriser {missing}. Au total, l’assistant a besoin de : {needs}.",
     "docs_changed": "La documentation a changé depuis cette conversation."
     " Certains liens peuvent ne plus fonctionner.",
     # the thread

@@ -17,7 +17,7 @@ STRINGS = {
     "start_failed": "Não foi possível iniciar o assistente. Recarregue a página para tentar"
     " de novo.",
     "csp_blocked": "A política de segurança de conteúdo (CSP) deste site bloqueia o"
-    " assistente. O site precisa permitir {missing} ({needs}).",
+    " assistente. O site precisa permitir {missing}. No total, o assistente precisa de: {needs}.",
     "docs_changed": "A documentação mudou desde esta conversa."
     " Alguns links podem não funcionar mais.",
     # the thread

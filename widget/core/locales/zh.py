@@ -15,7 +15,8 @@ STRINGS = {
     # start-up
     "loading": "正在加载助手",
     "start_failed": "助手无法启动。请重新加载页面后再试。",
-    "csp_blocked": "本站的内容安全策略（CSP）阻止了助手。网站需要允许 {missing}（{needs}）。",
+    "csp_blocked": "本站的内容安全策略（CSP）阻止了助手。网站需要允许 {missing}。"
+    "助手所需的全部设置：{needs}。",
     "docs_changed": "自本次对话以来文档已更新，部分链接可能已失效。",
     # the thread
     "empty_title": "就这些文档提问",
