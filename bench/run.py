@@ -130,8 +130,10 @@ def median_run(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def bundle_sizes(site: Site) -> dict[str, float]:
+    """Each file once: a compressed twin counts only where it ships alone (the wasm)."""
     panel = site.root / "docs-panel"
-    files = [p for p in panel.rglob("*") if p.is_file() and p.suffix != ".gz"]
+    every = [p for p in panel.rglob("*") if p.is_file()]
+    files = [p for p in every if p.suffix not in (".gz", ".zst") or not p.with_suffix("").exists()]
     index = [p for p in files if p.name.startswith("index.")]
     return {
         "bundle_mib": sum(p.stat().st_size for p in files) / 2**20,
