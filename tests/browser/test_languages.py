@@ -93,6 +93,7 @@ def test_a_french_panel_in_every_state(page: Page, site: Site, endpoint: FakeEnd
         1, timeout=READY_TIMEOUT_MS
     )
     expect(page.get_by_role("list", name=FR["sources"])).to_have_count(2)
+    check(page, "answer")
 
     page.get_by_role("button", name=FR["not_helpful"]).last.click()
     expect(page.get_by_role("checkbox", name=FR["reason_wrong"]).last).to_be_focused()
@@ -118,6 +119,13 @@ def test_a_french_panel_in_every_state(page: Page, site: Site, endpoint: FakeEnd
     expect(page.get_by_role("button", name=FR["confirm_delete_all"])).to_be_visible()
     check(page, "delete all armed")
     page.get_by_role("button", name=FR["cancel"]).click()
+
+    age_the_archive(page)
+    page.get_by_role("button", name=FR["new_chat"]).click()
+    open_history(page, FR)
+    page.get_by_role("list", name=FR["conversations"]).get_by_role("button").first.click()
+    expect(page.get_by_role("status").filter(has_text=FR["docs_changed"])).to_be_visible()
+    check(page, "docs changed")
 
 
 def test_an_arabic_panel_reads_right_to_left(
