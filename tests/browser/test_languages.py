@@ -115,17 +115,7 @@ def test_a_french_panel_in_every_state(page: Page, site: Site, endpoint: FakeEnd
     now = page.evaluate("new Intl.RelativeTimeFormat('fr', {numeric: 'auto'}).format(0, 'second')")
     expect(row.locator(".when")).to_have_text(now)
     check(page, "history list")
-    page.get_by_role("button", name=FR["delete_all"]).click()
-    expect(page.get_by_role("button", name=FR["confirm_delete_all"])).to_be_visible()
-    check(page, "delete all armed")
-    page.get_by_role("button", name=FR["cancel"]).click()
-
-    age_the_archive(page)
-    page.get_by_role("button", name=FR["new_chat"]).click()
-    open_history(page, FR)
-    page.get_by_role("list", name=FR["conversations"]).get_by_role("button").first.click()
-    expect(page.get_by_role("status").filter(has_text=FR["docs_changed"])).to_be_visible()
-    check(page, "docs changed")
+    delete_all_armed_then_docs_changed(page, FR)
 
 
 def test_an_arabic_panel_reads_right_to_left(
@@ -189,14 +179,20 @@ def test_an_arabic_panel_reads_right_to_left(
     open_history(page, AR)
     expect(page.get_by_role("list", name=AR["conversations"])).to_be_visible()
     check(page, "history list")
-    page.get_by_role("button", name=AR["delete_all"]).click()
-    expect(page.get_by_role("button", name=AR["confirm_delete_all"])).to_be_visible()
+    delete_all_armed_then_docs_changed(page, AR)
+
+
+def delete_all_armed_then_docs_changed(page: Page, words: dict[str, str]) -> None:
+    """From the open history list: Delete all armed, then cancelled; then a conversation
+    kept before the docs were rebuilt, reopened under its status. Axe in both states."""
+    page.get_by_role("button", name=words["delete_all"]).click()
+    expect(page.get_by_role("button", name=words["confirm_delete_all"])).to_be_visible()
     check(page, "delete all armed")
-    page.get_by_role("button", name=AR["cancel"]).click()
+    page.get_by_role("button", name=words["cancel"]).click()
 
     age_the_archive(page)
-    page.get_by_role("button", name=AR["new_chat"]).click()
-    open_history(page, AR)
-    page.get_by_role("list", name=AR["conversations"]).get_by_role("button").first.click()
-    expect(page.get_by_role("status").filter(has_text=AR["docs_changed"])).to_be_visible()
+    page.get_by_role("button", name=words["new_chat"]).click()
+    open_history(page, words)
+    page.get_by_role("list", name=words["conversations"]).get_by_role("button").first.click()
+    expect(page.get_by_role("status").filter(has_text=words["docs_changed"])).to_be_visible()
     check(page, "docs changed")
