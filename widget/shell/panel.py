@@ -186,13 +186,13 @@ class Panel:
 
     def open(self):
         self.panel.hidden = False
-        self.sheet.opened()
+        self.sheet.changed()
         self.launcher.setAttribute("aria-expanded", "true")
         self.composer.focus()
 
     def close(self):
         self.panel.hidden = True
-        self.sheet.closed()
+        self.sheet.changed()
         self.launcher.setAttribute("aria-expanded", "false")
         back, self.bridge.returnFocus = self.bridge.returnFocus, None
         (back if back and back.isConnected else self.launcher).focus()

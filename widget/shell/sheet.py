@@ -3,8 +3,10 @@ the page behind it holds still while it is open, and the sheet follows the visua
 viewport, so the on-screen keyboard never covers the composer::
 
     sheet = Sheet(panel_element)
-    sheet.opened()      # lock the page's scrolling (at phone width), follow the viewport
-    sheet.closed()      # give the page its scrolling back
+    panel_element.hidden = False
+    sheet.changed()     # lock the page's scrolling (at phone width), follow the viewport
+    panel_element.hidden = True
+    sheet.changed()     # give the page its scrolling back
 """
 
 import js
@@ -17,8 +19,7 @@ PHONE = "(max-width: 520px)"  # as panel.css's sheet
 
 class Sheet:
     def __init__(self, element):
-        self.element = element
-        self.open = False
+        self.element = element  # open while not hidden
         self.locked = None  # the page's own overflow value while locked, else None
         self.phone = window.matchMedia(PHONE)
         listen(self.phone, "change", lambda event: self._hold_page())
@@ -27,20 +28,16 @@ class Sheet:
             listen(viewport, "resize", lambda event: self._follow(viewport))
             listen(viewport, "scroll", lambda event: self._follow(viewport))
 
-    def opened(self):
-        self.open = True
+    def changed(self):
+        """The panel was shown or hidden: hold or free the page, fit the viewport."""
         self._hold_page()
         if js.globalThis.visualViewport:
             self._follow(js.globalThis.visualViewport)
 
-    def closed(self):
-        self.open = False
-        self._hold_page()
-
     def _hold_page(self):
         """The page's <html> does not scroll under an open sheet; as it was otherwise."""
         style = document.documentElement.style
-        hold = self.open and self.phone.matches
+        hold = not self.element.hidden and self.phone.matches
         if hold and self.locked is None:
             self.locked = style.overflow
             style.overflow = "hidden"
@@ -50,6 +47,6 @@ class Sheet:
 
     def _follow(self, viewport):
         """Top and height of what is visible (the keyboard shrinks it), for panel.css."""
-        if self.open:
+        if not self.element.hidden:
             self.element.style.setProperty("--dp-viewport-top", str(viewport.offsetTop) + "px")
             self.element.style.setProperty("--dp-viewport-height", str(viewport.height) + "px")
