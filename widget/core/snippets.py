@@ -51,7 +51,8 @@ def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGT
         start = text.find(" ", start) + 1 or start
     end = min(len(text), start + length)
     if end < len(text):
-        end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
+        space = text.rfind(" ", start, end)
+        end = space if space > start else end
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
