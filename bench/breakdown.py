@@ -36,7 +36,7 @@ DOWNLOADS = (
     ("worker script", re.compile(r"/worker\.[0-9a-f]+\.py")),
     ("loader", re.compile(r"/loader\.")),
     ("pyodide.asm.wasm", re.compile(r"pyodide\.asm\.wasm")),
-    ("pyodide.asm.mjs", re.compile(r"pyodide\.asm\.mjs")),
+    ("pyodide.asm.js", re.compile(r"pyodide\.asm\.js")),
     ("python_stdlib", re.compile(r"stdlib")),
     ("snapshot", re.compile(r"snapshot")),
     ("pyodide-lock.json", re.compile(r"pyodide-lock")),

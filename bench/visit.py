@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from bench.hosts import Host
 
@@ -155,7 +156,11 @@ def visit(
     t = probe["t"]
     origin = page.evaluate("performance.timeOrigin")
     realms = [page.evaluate(TIMELINE, origin)]
-    realms += [worker.evaluate(TIMELINE, origin) for worker in page.workers]
+    for worker in page.workers:
+        try:
+            realms.append(worker.evaluate(TIMELINE, origin))
+        except PlaywrightError:  # a short-lived worker (PyScript's probes) ended meanwhile
+            continue
     longest, tbt = blocking_ms(probe["longtasks"], 0, t["done"])
     figures = {
         "composer_s": (t["composer"] - t["click"]) / 1000,

@@ -67,10 +67,9 @@ PYSCRIPT_DYNAMIC_CHUNKS = (
     "zip",
 )
 MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
-# Loaded by the panel's loader as they are; the wasm only as a zstd twin. The JS glue
-# is imported by its URL: decoded into a blob: module it would need `blob:` in the
-# site's script-src, beyond what the README asks of a CSP.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs")
+# Loaded by the panel's loader as they are; the wasm and the JS glue (see glue_body)
+# only as zstd twins.
+PYODIDE_FILES = ("pyodide.mjs",)
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
@@ -225,6 +224,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
 
     wasm = (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
     twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
+    glue = twin(f"{pyodide}/pyodide.asm.js", glue_body(), "text/javascript", keep=False)
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),
@@ -243,6 +243,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "pyodide": f"{pyodide}/pyodide.mjs",
         "fzstd": fzstd,
         "stdlib": stdlib_name,
+        "glue": glue,
         "twins": twins,
         "lockInfo": lock["info"],
     }
@@ -266,7 +267,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # the wasm, then the worker's zip and the index, which the worker reads only once
     # the interpreter is up (on a slow network they would slow the wasm down).
     runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
-    runtime_lane += [f"{pyodide}/pyodide.asm.mjs", twins[stdlib_name][0]]
+    runtime_lane += [twins[glue][0], twins[stdlib_name][0]]
     wasm_lane = [twins[f"{pyodide}/pyodide.asm.wasm"][0]]
     wasm_lane += [twins[worker_name][0], twins[index_name][0]]
     # The loader needs the storage keys and the shortcut before the worker exists (to
@@ -290,6 +291,24 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     embed = _filled("embed.js", MANIFEST_MARK, embedded).decode("utf-8")
     out["embed.js"] = _JS_NOISE.sub("", embed).encode("utf-8")
     return out
+
+
+def glue_body() -> bytes:
+    """Pyodide's JS glue (``pyodide.asm.mjs``) as the body of a function of ``importMeta``
+    that returns its ``createPyodideModule``, for the loader to build with ``new Function``.
+
+    As a module it could only be imported from its URL, so it would cross the wire as
+    the host sends it: 1.2 MB from a host that compresses nothing. As a function body it
+    travels as a Zstandard twin like the wasm (the CSP already allows ``'unsafe-eval'``,
+    which Pyodide needs).
+    """
+    source = (PYODIDE_DIR / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    name = "_createPyodideModule"
+    export = f"export default {name};"
+    if source.count(export) != 1 or not source.startswith(f"async function {name}("):
+        raise ConfigError("pyodide.asm.mjs changed shape: the loader cannot rebuild it")
+    body = source.replace("import.meta", "importMeta").replace(export, f"return {name};")
+    return body.encode("utf-8")
 
 
 def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:

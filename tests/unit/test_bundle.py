@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 import subprocess
 import zipfile
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,9 +107,9 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
 
 
 def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader serves the wasm, stdlib, worker zip and index from .zst twins
-    that decode to the real files, with the decoder it imports; the raw wasm and
-    pyodide-lock.json are not shipped."""
+    """The worker's loader serves the wasm, JS glue, stdlib, worker zip and index from
+    .zst twins that decode to the real files, with the decoder it imports; the raw wasm,
+    the glue as a module and pyodide-lock.json are not shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
     wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
@@ -115,7 +117,9 @@ def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes
     for key in ("index", "workerZip"):
         assert decoded_twin(files, manifest(files)[key]) == files[manifest(files)[key]]
     assert decoded_twin(files, str(loader["stdlib"]))[:2] == b"PK"
-    assert not [n for n in files if n.endswith(("pyodide.asm.wasm", "pyodide-lock.json"))]
+    glue = decoded_twin(files, str(loader["glue"])).decode()
+    assert glue.rstrip().endswith("return _createPyodideModule;") and "import.meta" not in glue
+    assert not [n for n in files if n.endswith(("asm.wasm", "asm.mjs", "pyodide-lock.json"))]
     assert loader["fzstd"] == "runtime/fzstd-0.1.1/esm/index.mjs" in files
     assert loader["lockInfo"] == {
         "abi_version": "2026_0",
@@ -209,3 +213,52 @@ def test_hashed_name_and_zip_are_stable() -> None:
 def test_embed_js_is_small(files: dict[str, bytes]) -> None:
     """embed.js stays within DESIGN's 5 KB gzipped budget."""
     assert len(gzip.compress(files["embed.js"], 9)) <= 5 * 1024
+
+
+# Pyodide under Node, on the bundle's standard library and worker zip: for the
+# innermost frame of an error in each, [file, line, its function's first line].
+LINES_RUNNER = """
+const [pyodide, stdlib, worker] = JSON.parse(process.argv[1]);
+const { readFileSync } = await import("node:fs");
+const py = await (await import(pyodide)).loadPyodide({ stdLibURL: stdlib });
+py.FS.writeFile("/tmp/worker.zip", readFileSync(worker));
+console.log(py.runPython(`
+import json, sys, zipfile
+zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
+sys.path.insert(0, "/home/pyodide")
+from widget.core.protocol import arguments
+def innermost(call):
+    try:
+        call()
+    except Exception as error:
+        tb = error.__traceback__
+        while tb.tb_next:
+            tb = tb.tb_next
+        code = tb.tb_frame.f_code
+        return [code.co_filename, tb.tb_lineno, code.co_firstlineno]
+json.dumps([innermost(lambda: json.loads("{")), innermost(lambda: arguments("nope", ()))])
+`));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
+def test_line_tables_shrink_outside_the_panels_own_code(
+    files: dict[str, bytes], tmp_path: Path
+) -> None:
+    """A standard-library frame keeps its file and function but sits on the function's
+    first line; the panel's own frames keep their exact lines."""
+    stdlib = tmp_path / "stdlib.zip"
+    stdlib.write_bytes(decoded_twin(files, str(loader_manifest(files)["stdlib"])))
+    worker = tmp_path / "worker.zip"
+    worker.write_bytes(files[str(manifest(files)["workerZip"])])
+    job = json.dumps([(PYODIDE_DIR / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", LINES_RUNNER, job],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    in_stdlib, in_panel = json.loads(run.stdout.strip().splitlines()[-1])
+    assert in_stdlib[0].endswith("json/decoder.py") and in_stdlib[1] == in_stdlib[2]
+    assert in_panel[0].endswith("widget/core/protocol.py") and in_panel[1] > in_panel[2]

@@ -7,8 +7,9 @@
 //   this exact interpreter (builder/pyodide_bytecode.py);
 // - the big files fetched as their Zstandard twins and decoded here as they
 //   arrive (fzstd: no browser decodes anything smaller than gzip), so every host
-//   sends the same fifth-smaller bytes, compressing or not (the JS glue is
-//   imported by its URL: a blob: module would need `blob:` in the site's script-src).
+//   sends the same fifth-smaller bytes, compressing or not; the JS glue too, as
+//   the body of a function (a blob: module would need `blob:` in the site's
+//   script-src; `new Function` needs only the 'unsafe-eval' Pyodide needs anyway).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
@@ -67,10 +68,14 @@ globalThis.fetch = (input, init) => {
   return decoded(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
 };
 
+// Fetched at once: it is needed as soon as loadPyodide starts.
+const glue = fetch(at(M.glue)).then((response) => response.text());
+
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
   const py = await pyodide.loadPyodide({
     ...options,
+    createPyodideModule: new Function("importMeta", await glue)({ url: at(M.glue) }),
     indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
