@@ -234,7 +234,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     stdlib = deterministic_zip(compiled.stdlib.items(), deflate=False)
     stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
     worker = deterministic_zip(compiled.worker.items(), deflate=False)
-    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=True)
+    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=False)
     index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     index_name = hashed_name("index.json", index.encode("utf-8"))
     twin(index_name, index.encode("utf-8"), "application/json", keep=True)
@@ -244,6 +244,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "fzstd": fzstd,
         "stdlib": stdlib_name,
         "glue": glue,
+        "workerZip": worker_name,
         "twins": twins,
         "lockInfo": lock["info"],
     }
@@ -255,7 +256,6 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellZip": hashed("shell.zip", shell_zip()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
-        "workerZip": worker_name,
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
         "index": index_name,

@@ -68,8 +68,11 @@ globalThis.fetch = (input, init) => {
   return decoded(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
 };
 
-// Fetched at once: it is needed as soon as loadPyodide starts.
+// Fetched (and decoded) at once, while the interpreter starts: the glue is needed
+// first; the worker's Python (widget and its dependencies) goes onto sys.path as
+// one zip, where PyScript's `files` would extract its 600 files one by one in Python.
 const glue = fetch(at(M.glue)).then((response) => response.text());
+const workerZip = fetch(at(M.workerZip)).then((response) => response.arrayBuffer());
 
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
@@ -80,6 +83,9 @@ export async function loadPyodide(options = {}) {
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
   });
+  const zip = `/lib/${M.workerZip.split("/").pop()}`;
+  py.FS.writeFile(zip, new Uint8Array(await workerZip));
+  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(zip)})`);
   performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
   return py;
 }

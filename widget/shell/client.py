@@ -34,7 +34,7 @@ class WorkerClient:
     async def start(self, urls, **args):
         """Boot Pyodide in a worker with the worker's Python, then its ``start`` call."""
         self._store = js_import(urls.store)  # a promise: imported while the worker boots
-        config = {"interpreter": urls.pyodide, "files": {urls.workerZip: "./*"}}
+        config = {"interpreter": urls.pyodide}  # the loader puts the worker's zip on sys.path
         worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
         started = await self._send(worker, "start", args)
         self.worker = worker

@@ -1,9 +1,9 @@
 """The worker's entry script (Pyodide, in a PyScript worker).
 
-The shell creates this worker once the panel is on screen, with worker.zip
-unpacked into the working directory (``widget`` and its pure-Python
-dependencies). Its one export is ``call``: every message of
-``widget.core.protocol`` goes through it, checked on the way in and out::
+The shell creates this worker once the panel is on screen; the loader has put
+worker.zip (``widget`` and its pure-Python dependencies) on ``sys.path``. Its
+one export is ``call``: every message of ``widget.core.protocol`` goes through
+it, checked on the way in and out::
 
     reply = JSON.parse(await worker.call("ask", "how do I retry?", "", ""))
 """
