@@ -45,11 +45,11 @@ DOWNLOADS = (
     ("index", re.compile(r"/index\.[0-9a-f]+\.")),
     ("answer endpoint", re.compile(r"/api/chat")),
 )
-# Work between two requests: (name, the request it follows, the request it precedes).
+# Work between two steps (a request, or a measure the panel leaves): (name, the
+# step it follows, the step it precedes).
 GAPS = (
-    ("interpreter start (compile, Python, PyScript)", "runtime", "worker.zip"),
-    ("worker unpack + imports + config", "worker.zip", "index"),
-    ("index load + first search", "index", "answer endpoint"),
+    ("PyScript's worker setup, after Pyodide", "docs-panel:loadPyodide", "docs-panel:imports"),
+    ("start: config, index load, first search", "docs-panel:imports", "answer endpoint"),
 )
 
 # Marks the panel leaves for every answer update and write: not boot steps.
@@ -76,16 +76,17 @@ def phases(timeline: dict[str, Any], figures: dict[str, float]) -> list[Phase]:
             seen.kib + entry["bytes"] / 1024,
         )
     out = list(spans.values())
-    downloads = [p.end_ms for p in out if p.name.startswith(("pyodide", "python_stdlib"))]
-    ends = {**{name: p.end_ms for name, p in spans.items()}, "runtime": max(downloads, default=0)}
-    for name, after, before in GAPS:
-        if after in ends and before in asked:
-            out.append(Phase(name, ends[after], asked[before]))
-    out += [
+    measures = [
         Phase(m["name"], m["start"], m["end"])
         for m in timeline["marks"]
         if m["name"] not in ANSWER_MARKS and m["end"] > m["start"]
     ]
+    ends = {p.name: p.end_ms for p in out + measures}
+    asked |= {p.name: p.start_ms for p in measures}
+    for name, after, before in GAPS:
+        if after in ends and before in asked:
+            out.append(Phase(name, ends[after], asked[before]))
+    out += measures
     out.append(Phase("composer usable", 0, figures["composer_s"] * 1000))
     out.append(Phase("first answer text", 0, figures["answer_s"] * 1000))
     return sorted(out, key=lambda p: (p.end_ms, p.start_ms))

@@ -245,6 +245,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "stdlib": stdlib_name,
         "glue": glue,
         "workerZip": worker_name,
+        "early": [glue, worker_name, index_name],
         "twins": twins,
         "lockInfo": lock["info"],
     }

@@ -58,21 +58,30 @@ async function decoded(url) {
 }
 
 // Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
-// wasm and standard library (asked for by their usual names) and the docs index
-// (fetched by the worker's Python once it runs).
+// wasm and standard library (asked for by their usual names), the JS glue, the
+// worker's zip and the docs index.
 const twins = new Map(Object.entries(M.twins).map(([name, [file, type]]) => [at(name), [at(file), type]]));
+const response = (body, url) => new Response(body, { headers: { "Content-Type": twins.get(url)[1] } });
+const twinned = (url) => decoded(twins.get(url)[0]).then((body) => response(body, url));
+
+// Fetched and decoded at once, while the interpreter starts, and handed over on the
+// first request: the glue, needed first; the worker's Python (widget and its
+// dependencies), which goes onto sys.path as one zip, where PyScript's `files`
+// would extract its 600 files one by one in Python; and the index, which the
+// worker's Python asks for once it runs.
+const early = new Map(M.early.map((name) => [at(name), twinned(at(name)).then((r) => r.arrayBuffer())]));
+early.forEach((body) => body.catch(() => {})); // a failure is reported where it is used
+
 const plainFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
-  const twin = twins.get(String(input));
-  if (!twin) return plainFetch(input, init);
-  return decoded(twin[0]).then((body) => new Response(body, { headers: { "Content-Type": twin[1] } }));
+  const url = String(input);
+  const body = early.get(url);
+  early.delete(url);
+  if (body) return body.then((buffer) => response(buffer, url));
+  return twins.has(url) ? twinned(url) : plainFetch(input, init);
 };
-
-// Fetched (and decoded) at once, while the interpreter starts: the glue is needed
-// first; the worker's Python (widget and its dependencies) goes onto sys.path as
-// one zip, where PyScript's `files` would extract its 600 files one by one in Python.
-const glue = fetch(at(M.glue)).then((response) => response.text());
-const workerZip = fetch(at(M.workerZip)).then((response) => response.arrayBuffer());
+const glue = fetch(at(M.glue)).then((r) => r.text());
+const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
