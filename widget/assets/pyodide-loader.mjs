@@ -83,15 +83,75 @@ globalThis.fetch = (input, init) => {
 const glue = fetch(at(M.glue)).then((r) => r.text());
 const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
+// A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
+// copies its memory at once, before the panel's code runs: no question, history or
+// page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
+// by the worker), the copy goes gzipped into Cache Storage, and later starts restore
+// it instead of booting Python again (most of the second Python takes to start).
+// Where Cache Storage is missing or full, or the copy will not restore, the start is
+// simply cold. The key names the bundle's standard library and Pyodide version, and
+// keeping a new copy drops the others.
+const WARM = "docs-panel-warm-start";
+const warmKey = `${at(M.stdlib)}?pyodide=${pyodide.version}`;
+const warmCache = () => (globalThis.caches ? caches.open(WARM) : Promise.reject(new Error("no Cache Storage")));
+let fresh = null; // this start's copy, until it is kept
+
+async function warmCopy() {
+  try {
+    const hit = await (await warmCache()).match(warmKey);
+    if (!hit) return null;
+    const body = hit.body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(body).arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+async function keepWarmCopy(copy) {
+  try {
+    const cache = await warmCache();
+    await Promise.all((await cache.keys()).filter((r) => r.url !== warmKey).map((r) => cache.delete(r)));
+    const body = new Blob([copy]).stream().pipeThrough(new CompressionStream("gzip"));
+    await cache.put(warmKey, new Response(body));
+  } catch (error) {
+    console.info(`docs-panel: the next start will be cold (${error.message})`);
+  }
+}
+
+globalThis.docsPanelAnswered = () => {
+  const copy = fresh;
+  fresh = null;
+  if (copy) setTimeout(() => keepWarmCopy(copy), 1000); // after the answer is drawn
+};
+
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
-  const py = await pyodide.loadPyodide({
+  const settings = {
     ...options,
     createPyodideModule: new Function("importMeta", await glue)({ url: at(M.glue) }),
     indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
-  });
+  };
+  const copy = await warmCopy();
+  let py = null;
+  if (copy) {
+    py = await pyodide.loadPyodide({ ...settings, _loadSnapshot: copy }).catch((error) => {
+      console.info(`docs-panel: a cold start, the warm one failed (${error.message})`);
+      return null;
+    });
+    if (py) performance.mark("docs-panel:warm");
+  }
+  if (!py) {
+    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: Boolean(globalThis.caches) });
+    if (globalThis.caches) {
+      fresh = py.makeMemorySnapshot();
+      // In this mode Python's `js` reads globals through a recording proxy, and a
+      // worker's accessors (performance, location…) refuse it: give `js` the globals.
+      py.registerJsModule("js", globalThis);
+      py.runPython("import sys; sys.modules.pop('js', None)");
+    }
+  }
   const zip = `/lib/${M.workerZip.split("/").pop()}`;
   py.FS.writeFile(zip, new Uint8Array(await workerZip));
   py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(zip)})`);

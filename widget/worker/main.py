@@ -39,6 +39,8 @@ async def call(name: str, *values: Any) -> str:
     else:
         result = getattr(_tab, name)(**args)
         reply = await result if isinstance(result, Awaitable) else result
+    if reply.get("turn") is not None:  # an answer was kept: the loader may keep its warm start
+        js.docsPanelAnswered()
     return encode_reply(name, reply)
 
 

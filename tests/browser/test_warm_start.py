@@ -1,0 +1,83 @@
+"""The warm start: Pyodide's memory right after its start, kept in Cache Storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from tests.browser.conftest import Site
+from tests.browser.reader import READY_TIMEOUT_MS, ask_and_wait, open_panel, reload_open
+
+pytestmark = pytest.mark.browser
+
+CACHE = "docs-panel-warm-start"
+
+# The kept copies: [url, gzipped size, whether the ungzipped bytes contain `needle`].
+KEPT = """async ([name, needle]) => {
+  const cache = await caches.open(name);
+  const kept = [];
+  for (const request of await cache.keys()) {
+    const gzipped = await (await cache.match(request)).arrayBuffer();
+    const body = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"));
+    const text = new TextDecoder("latin1").decode(await new Response(body).arrayBuffer());
+    kept.push([request.url, gzipped.byteLength, text.includes(needle)]);
+  }
+  return kept;
+}"""
+
+SPOIL = """async ([name, url]) => {
+  const junk = new Blob([new Uint8Array(1000).fill(7)]).stream();
+  const gzipped = junk.pipeThrough(new CompressionStream("gzip"));
+  await (await caches.open(name)).put(url, new Response(gzipped));
+}"""
+
+WARM = "performance.getEntriesByName('docs-panel:warm').length"
+
+
+def kept_copies(page: Page, needle: str, *, larger_than: int = 0) -> list[list[Any]]:
+    """What Cache Storage holds once a copy over ``larger_than`` bytes is kept (a second
+    after the answer, then gzipped)."""
+    for _ in range(READY_TIMEOUT_MS // 250):
+        kept: list[list[Any]] = page.evaluate(KEPT, [CACHE, needle])
+        if any(size > larger_than for url, size, found in kept):
+            return kept
+        page.wait_for_timeout(250)
+    raise AssertionError(f"no warm-start copy over {larger_than} bytes was kept")
+
+
+def started_warm(page: Page) -> bool:
+    """Whether the panel's worker restored a kept copy (PyScript's short-lived probe
+    workers may be gone by the time they are asked)."""
+    for worker in page.workers:
+        try:
+            if worker.evaluate(WARM):
+                return True
+        except PlaywrightError:
+            continue
+    return False
+
+
+def test_the_next_visit_starts_warm_and_a_spoiled_copy_starts_cold(page: Page, site: Site) -> None:
+    """The first answer keeps one copy with no question in it; a spoiled copy gives a cold
+    start that answers and replaces it; the next visit restores the copy and answers."""
+    question = "retry a failed job with jitter"
+    page.goto(site.url)
+    open_panel(page)
+    ask_and_wait(page, question)
+    assert not started_warm(page)
+    ((url, size, has_question),) = kept_copies(page, question)
+    assert size > 1_000_000 and not has_question
+
+    page.evaluate(SPOIL, [CACHE, url])
+    reload_open(page)
+    ask_and_wait(page, "configure the queue")
+    assert not started_warm(page)
+    kept = kept_copies(page, question, larger_than=size // 2)
+    assert [kept_url for kept_url, *_ in kept] == [url]
+
+    reload_open(page)
+    ask_and_wait(page, "retry a failed job")
+    assert started_warm(page)
