@@ -72,47 +72,43 @@ const twinned = (url) => decoded(twins.get(url)[0]).then((body) => response(body
 const early = new Map(M.early.map((name) => [at(name), twinned(at(name)).then((r) => r.arrayBuffer())]));
 early.forEach((body) => body.catch(() => {})); // a failure is reported where it is used
 
-const plainFetch = globalThis.fetch;
-globalThis.fetch = (input, init) => {
-  const url = String(input);
-  const body = early.get(url);
-  early.delete(url);
-  if (body) return body.then((buffer) => response(buffer, url));
-  return twins.has(url) ? twinned(url) : plainFetch(input, init);
-};
-const glue = fetch(at(M.glue)).then((r) => r.text());
-const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
-
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
 // copies its memory at once, before the panel's code runs: no question, history or
 // page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
-// by the worker), the copy goes gzipped into Cache Storage, and later starts restore
-// it instead of booting Python again (most of the second Python takes to start).
-// Where Cache Storage is missing or full, or the copy will not restore, the start is
-// simply cold. The key names the bundle's standard library and Pyodide version, and
-// keeping a new copy drops the others.
+// by the worker), the copy and the decoded wasm go gzipped into Cache Storage; later
+// starts restore them instead of decoding the wasm and booting Python again (the
+// browser gunzips natively, fzstd is JavaScript). Where Cache Storage is missing or
+// full, or the copy will not restore, the start is simply cold. The keys name the
+// bundle's standard library and Pyodide's version; keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
-const warmKey = `${at(M.stdlib)}?pyodide=${pyodide.version}`;
-const warmCache = () => (globalThis.caches ? caches.open(WARM) : Promise.reject(new Error("no Cache Storage")));
-let fresh = null; // this start's copy, until it is kept
+const indexURL = at(M.pyodide).replace(/[^/]*$/, "");
+const wasmURL = `${indexURL}pyodide.asm.wasm`;
+const warmKeys = { memory: `${at(M.stdlib)}?pyodide=${pyodide.version}`, wasm: wasmURL };
+const canKeep = Boolean(globalThis.caches);
+const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
+const gunzipped = (kept) => kept.body.pipeThrough(new DecompressionStream("gzip"));
+let warmWasm = null; // the kept wasm, for this start's request for it
+let fresh = null; // a cold start's {memory, wasm}, until the first answer keeps them
 
 async function warmCopy() {
   try {
-    const hit = await (await warmCache()).match(warmKey);
-    if (!hit) return null;
-    const body = hit.body.pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(body).arrayBuffer());
+    const cache = await caches.open(WARM);
+    const [memory, wasm] = await Promise.all([cache.match(warmKeys.memory), cache.match(warmKeys.wasm)]);
+    if (!memory || !wasm) return null;
+    warmWasm = gunzipped(wasm);
+    return new Uint8Array(await new Response(gunzipped(memory)).arrayBuffer());
   } catch {
     return null;
   }
 }
 
-async function keepWarmCopy(copy) {
+async function keepWarmCopy({ memory, wasm }) {
   try {
-    const cache = await warmCache();
-    await Promise.all((await cache.keys()).filter((r) => r.url !== warmKey).map((r) => cache.delete(r)));
-    const body = new Blob([copy]).stream().pipeThrough(new CompressionStream("gzip"));
-    await cache.put(warmKey, new Response(body));
+    const cache = await caches.open(WARM);
+    const stale = (await cache.keys()).filter((r) => !Object.values(warmKeys).includes(r.url));
+    await Promise.all(stale.map((r) => cache.delete(r)));
+    await cache.put(warmKeys.wasm, gzipped(await wasm));
+    await cache.put(warmKeys.memory, gzipped(new Blob([memory]))); // last: both, or a cold start
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
   }
@@ -121,31 +117,58 @@ async function keepWarmCopy(copy) {
 globalThis.docsPanelAnswered = () => {
   const copy = fresh;
   fresh = null;
-  if (copy) setTimeout(() => keepWarmCopy(copy), 1000); // after the answer is drawn
+  if (copy?.memory) setTimeout(() => keepWarmCopy(copy), 1000); // after the answer is drawn
 };
+
+// The wasm for this start: the kept one, or the twin decoded (a copy kept aside when
+// this start makes a warm copy).
+function wasmResponse() {
+  const body = warmWasm;
+  warmWasm = null;
+  if (body) return Promise.resolve(response(body, wasmURL));
+  return twinned(wasmURL).then((decoded) => {
+    if (!canKeep) return decoded;
+    const [mine, copy] = decoded.body.tee();
+    fresh = { memory: null, wasm: new Response(copy).blob() };
+    return response(mine, wasmURL);
+  });
+}
+
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = String(input);
+  const body = early.get(url);
+  early.delete(url);
+  if (body) return body.then((buffer) => response(buffer, url));
+  if (url === wasmURL) return wasmResponse();
+  return twins.has(url) ? twinned(url) : plainFetch(input, init);
+};
+const glue = fetch(at(M.glue)).then((r) => r.text());
+const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
   const settings = {
     ...options,
     createPyodideModule: new Function("importMeta", await glue)({ url: at(M.glue) }),
-    indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
+    indexURL,
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
   };
-  const copy = await warmCopy();
+  const memory = canKeep ? await warmCopy() : null;
   let py = null;
-  if (copy) {
-    py = await pyodide.loadPyodide({ ...settings, _loadSnapshot: copy }).catch((error) => {
+  if (memory) {
+    py = await pyodide.loadPyodide({ ...settings, _loadSnapshot: memory }).catch((error) => {
       console.info(`docs-panel: a cold start, the warm one failed (${error.message})`);
       return null;
     });
     if (py) performance.mark("docs-panel:warm");
   }
   if (!py) {
-    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: Boolean(globalThis.caches) });
-    if (globalThis.caches) {
-      fresh = py.makeMemorySnapshot();
+    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: canKeep });
+    if (canKeep) {
+      const memory = py.makeMemorySnapshot();
+      if (fresh) fresh.memory = memory;
       // In this mode Python's `js` reads globals through a recording proxy, and a
       // worker's accessors (performance, location…) refuse it: give `js` the globals.
       py.registerJsModule("js", globalThis);
