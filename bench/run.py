@@ -16,7 +16,7 @@ table gives the median (min-max) over the runs of: click → usable composer,
 click → first answer text, bytes on the wire for the whole visit (the
 worker's requests included), the longest main-thread task and the total
 blocking time from page load to the end of the answer. Then the boot
-breakdown of the median cold run on each network (``bench.breakdown``), the
+breakdown of the median cold and warm runs on each network (``bench.breakdown``), the
 sizes, and history-write p50/p95 beside a plain-JS baseline.
 
 Everything is written to ``bench/out/latest.json`` (or ``--out``). Nothing
@@ -196,9 +196,10 @@ def main() -> None:
     print()
     print(table(result["rows"], before["rows"] if before else None))
     for row in result["rows"]:
-        if row["visit"] == "cold" and row["host"] == args.hosts[0]:
+        if row["host"] == args.hosts[0]:
             run = median_run(row)
-            title = f"\nboot breakdown: {row['site']}, {row['network']}, {row['host']} host, cold"
+            title = f"\nboot breakdown: {row['site']}, {row['network']}, {row['host']} host"
+            title += f", {row['visit']}"
             print(format_phases(title, phases(run["timeline"], run["figures"])))
     for name, sizes in result["sites"].items():
         print(

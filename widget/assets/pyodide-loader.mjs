@@ -95,7 +95,7 @@ async function warmCopy() {
     const cache = await caches.open(WARM);
     const [memory, wasm] = await Promise.all([cache.match(warmKeys.memory), cache.match(warmKeys.wasm)]);
     if (!memory || !wasm) return null;
-    warmWasm = gunzipped(wasm);
+    warmWasm = wasm;
     return new Uint8Array(await new Response(gunzipped(memory)).arrayBuffer());
   } catch {
     return null;
@@ -107,7 +107,7 @@ async function keepWarmCopy({ memory, wasm }) {
     const cache = await caches.open(WARM);
     const stale = (await cache.keys()).filter((r) => !Object.values(warmKeys).includes(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
-    await cache.put(warmKeys.wasm, gzipped(await wasm));
+    await cache.put(warmKeys.wasm, new Response(await wasm, { headers: { "Content-Type": "application/wasm" } }));
     await cache.put(warmKeys.memory, gzipped(new Blob([memory]))); // last: both, or a cold start
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
@@ -123,9 +123,9 @@ globalThis.docsPanelAnswered = () => {
 // The wasm for this start: the kept one, or the twin decoded (a copy kept aside when
 // this start makes a warm copy).
 function wasmResponse() {
-  const body = warmWasm;
+  const kept = warmWasm;
   warmWasm = null;
-  if (body) return Promise.resolve(response(body, wasmURL));
+  if (kept) return Promise.resolve(kept);
   return twinned(wasmURL).then((decoded) => {
     if (!canKeep) return decoded;
     const [mine, copy] = decoded.body.tee();
