@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from markdown_it.utils import read_fixture_file
 
+from widget.core import history
 from widget.core.errors import StorageError
 from widget.core.history import (
     QUOTE_LIMIT,
@@ -313,6 +314,36 @@ def test_upsert_without_an_answer_stores_nothing() -> None:
     written = upsert(stored(chat("a", turn(1))), chat("fresh"), **ROOMY)
     assert ids(written.archive) == ["a"]
     assert upsert(None, chat("fresh"), **ROOMY).archive == Archive()
+
+
+def test_a_write_on_the_last_written_value_parses_nothing_and_encodes_one_conversation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The next write on the value this worker just wrote re-encodes only the changed one."""
+    first = upsert(stored(chat("b", turn(2)), chat("c", turn(3))), chat("a", turn(1)), **ROOMY)
+    parsed: list[object] = []
+    encoded: list[str] = []
+    real_parse, real_json = history._parse, history._conversation_json
+    monkeypatch.setattr(history, "_parse", lambda raw: parsed.append(raw) or real_parse(raw))
+    monkeypatch.setattr(
+        history, "_conversation_json", lambda c: encoded.append(c.id) or real_json(c)
+    )
+    second = upsert(first.value, chat("a", turn(1), turn(4)), **ROOMY)
+    assert (parsed, encoded) == ([], ["a"])
+    assert second.value == stored(
+        chat("a", turn(1), turn(4)), chat("b", turn(2)), chat("c", turn(3))
+    )
+
+
+def test_another_tabs_write_of_the_same_length_is_read_afresh() -> None:
+    """A stored value that differs from the last written one by a character is parsed again."""
+    first = upsert(stored(chat("b", turn(2, "before"))), chat("a", turn(1)), **ROOMY)
+    theirs = first.value.replace('"before"', '"behind"')
+    assert len(theirs) == len(first.value)
+    written = upsert(theirs, chat("a", turn(1), turn(4)), **ROOMY)
+    assert written.archive.conversations[1] == chat("b", turn(2, "behind"))
+    garbage = "x" * len(written.value)
+    assert upsert(garbage, chat("a", turn(5)), **ROOMY).archive == Archive((chat("a", turn(5)),))
 
 
 @pytest.mark.parametrize("raw", ["not json", '{"version":0}', "[]"])

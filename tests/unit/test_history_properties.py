@@ -204,6 +204,17 @@ def test_bounds_hold_after_upsert(
 
 
 @unhurried
+@given(archives, conversations, st.integers(min_value=EMPTY_ARCHIVE_BYTES, max_value=4000))
+def test_a_written_value_parses_afresh_as_the_archive_it_holds(
+    before: Archive, mine: Conversation, max_bytes: int
+) -> None:
+    """What upsert writes, parsed afresh, is the archive it returns (what the worker
+    remembers the value holds, so the next write need not parse it)."""
+    written = upsert(dump_archive(before), mine, max_conversations=4, max_bytes=max_bytes)
+    assert history._parse(written.value) == history._Decoded(written.archive, 0, newer=False)
+
+
+@unhurried
 @given(archives.filter(lambda archive: bool(archive.conversations)))
 def test_the_ceiling_is_exact(archive: Archive) -> None:
     """An archive exactly at max_bytes is kept whole; one byte less drops something."""

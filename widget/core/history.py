@@ -26,6 +26,10 @@ Rules the functions below share:
   each see the other's write "lose" their turn and rewrite forever.
 - **Sizes are counted as the browser counts them**: UTF-16 code units x 2 of the
   stored value (the key, a few dozen bytes, is outside ``max_bytes``).
+- **The last value is remembered, never trusted blindly** (``_Last``): a write on
+  exactly the string this worker last read or wrote skips the parse and re-encodes
+  only the conversation it changes; any other string, even of the same length, is
+  read afresh, so another tab's write is never lost to a stale copy.
 - **Reading never raises.** Garbage loads as an empty archive; an entry
   (conversation or turn) that does not parse is skipped and counted. Only a value
   written by a newer schema is refused for writing (``StorageError``), because
@@ -253,7 +257,7 @@ def dump_archive(archive: Archive) -> str:
     >>> dump_archive(Archive())
     '{"version":2,"conversations":[]}'
     """
-    return _archive_json(_conversation_json(c) for c in archive.conversations)
+    return _archive_json(_LAST.json_of(c) for c in archive.conversations)
 
 
 # --- Reading the format -------------------------------------------------------------
@@ -468,6 +472,10 @@ _UNREADABLE: Final = _Decoded(Archive(), skipped=1, newer=False)
 
 
 def _decode(raw: str | None) -> _Decoded:
+    return _LAST.decoded(raw)
+
+
+def _parse(raw: str | None) -> _Decoded:
     if not raw:
         return _Decoded(Archive(), skipped=0, newer=False)
     try:
@@ -497,6 +505,40 @@ def _decode(raw: str | None) -> _Decoded:
         else:
             conversations[conversation.id] = conversation
     return _Decoded(Archive(tuple(conversations.values())), skipped=skipped, newer=False)
+
+
+class _Last:
+    """The stored value last read or written here, decoded, and the JSON of each
+    conversation last written. A tab's next write mostly finds that very value (no
+    other tab wrote in between): it then parses nothing and encodes only the
+    conversation it changes. The value is recognized by comparing whole strings, so
+    another tab's write, even one of the same length, is always read afresh."""
+
+    def __init__(self) -> None:
+        self.raw: str | None = None
+        self.decoded_raw = _parse(None)
+        self.encoded: dict[str, tuple[Conversation, str]] = {}  # by id: that very object's JSON
+
+    def decoded(self, raw: str | None) -> _Decoded:
+        if raw != self.raw:
+            self.raw, self.decoded_raw = raw, _parse(raw)
+        return self.decoded_raw
+
+    def json_of(self, conversation: Conversation) -> str:
+        known = self.encoded.get(conversation.id)
+        if known is not None and known[0] is conversation:
+            return known[1]
+        return _conversation_json(conversation)
+
+    def wrote(self, raw: str, archive: Archive, encoded: list[str]) -> None:
+        """``raw`` holds ``archive``, whose conversations' JSON is ``encoded``: what
+        reading ``raw`` would give (dump and load round-trip)."""
+        self.raw, self.decoded_raw = raw, _Decoded(archive, skipped=0, newer=False)
+        pairs = zip(archive.conversations, encoded, strict=True)
+        self.encoded = {c.id: (c, text) for c, text in pairs}
+
+
+_LAST: Final = _Last()
 
 
 def load_archive(raw: str | None) -> LoadResult:
@@ -571,7 +613,7 @@ def _sized(conversations: Iterable[Conversation], encoded: list[str]) -> Iterato
     """Each conversation's stored size, its JSON appended to ``encoded`` on the way
     (lazily: only as far as the caller reads)."""
     for conversation in conversations:
-        encoded.append(_conversation_json(conversation))
+        encoded.append(_LAST.json_of(conversation))
         yield utf16_bytes(encoded[-1])
 
 
@@ -627,7 +669,9 @@ def upsert(
     others = tuple(c for c in stored.conversations if c.id != conversation.id)
     ordered = ((merged,) if merged.turns else ()) + others
     archive, encoded = _bounded(ordered, max_conversations, max_bytes)
-    return WriteResult(_archive_json(encoded), archive)
+    value = _archive_json(encoded)
+    _LAST.wrote(value, archive, encoded)
+    return WriteResult(value, archive)
 
 
 def delete(raw: str | None, conversation_id: str) -> str:
