@@ -222,6 +222,7 @@ GARBAGE = [
     "[]",
     '{"version": 99, "conversations": []}',
     "\u0000",
+    '{"version":2,"conversations":["\ud800"]}',  # a lone surrogate: crosses as a string, not UTF-8
     "x" * 5000,
     '{"conversations": 7}',
 ]

@@ -17,7 +17,7 @@ import js  # type: ignore[import-not-found]
 
 # bench/ reads the time the worker's own imports take from this mark and measure.
 js.performance.mark("docs-panel:imports")
-from pyodide.ffi import jsnull  # type: ignore[import-not-found]  # noqa: E402
+from pyodide.ffi import JsBuffer, jsnull  # type: ignore[import-not-found]  # noqa: E402
 
 from widget.core.errors import ProtocolError  # noqa: E402
 from widget.core.protocol import arguments, encode_reply  # noqa: E402
@@ -31,7 +31,7 @@ _tab: Tab | None = None  # set by "start": the one tab this worker serves
 async def call(name: str, *values: Any) -> str:
     """Run protocol call ``name``; the reply is JSON with exactly its declared fields."""
     global _tab
-    args = arguments(name, tuple(None if value is jsnull else value for value in values))
+    args = arguments(name, tuple(_received(value) for value in values))
     if name == "start":
         _tab, reply = await Tab.start(**args)  # type: ignore[arg-type]
     elif _tab is None:
@@ -42,6 +42,14 @@ async def call(name: str, *values: Any) -> str:
     if reply.get("turn") is not None:  # an answer was kept: the loader may keep its warm start
         js.docsPanelAnswered()
     return encode_reply(name, reply)
+
+
+def _received(value: Any) -> Any:
+    """An argument as Python: null is None; bytes are a stored value that store.mjs
+    sent as UTF-8 (a megabyte string is slower to take in)."""
+    if value is jsnull:
+        return None
+    return value.to_bytes().decode() if isinstance(value, JsBuffer) else value
 
 
 __export__ = ["call"]
