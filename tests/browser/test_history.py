@@ -314,6 +314,21 @@ def test_a_tab_rewrites_its_turn_lost_to_a_stale_write(context: BrowserContext, 
     assert settled_archive(other, expected) == expected
 
 
+def test_a_write_elsewhere_of_the_same_length_is_kept(page: Page, site: Site) -> None:
+    """Another tab's write that keeps the archive's length is read whole, never taken for
+    this tab's last write: the next write keeps it."""
+    fresh(page, site.url)
+    page.evaluate("h => localStorage.setItem('docs-panel.history', h)", seeded_archive(1, 100))
+    ask_and_wait(page, "retry a failed job")
+    mine = [["old question 0"], ["retry a failed job"]]
+    assert settled_archive(page, mine) == mine
+    theirs = str(stored(page, "history")).replace("old question 0", "old question 9")
+    page.evaluate("h => localStorage.setItem('docs-panel.history', h)", theirs)
+    ask_and_wait(page, "dead jobs")
+    expected = [["old question 9"], ["retry a failed job", "dead jobs"]]
+    assert settled_archive(page, expected) == expected
+
+
 def test_unusable_storage_falls_back_to_memory(page: Page, site: Site) -> None:
     """When storage refuses every write, the panel still answers and lists this visit's chat."""
     page.add_init_script(

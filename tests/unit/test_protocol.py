@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from widget.core.errors import ProtocolError
-from widget.core.protocol import CALLS, RECORDS, Message, arguments, decode_reply, encode_reply
+from widget.core.protocol import (
+    CALLS,
+    RECORDS,
+    STORED,
+    Message,
+    arguments,
+    decode_reply,
+    encode_reply,
+)
 
 SHELL = Path(__file__).resolve().parents[2] / "widget" / "shell"
 
@@ -72,6 +80,16 @@ def test_a_received_reply_missing_a_field_fails() -> None:
     """Reading a reply that lacks a declared field fails, whatever sent it."""
     with pytest.raises(ProtocolError, match="regressed is missing"):
         decode_reply("check_regressed", {})
+
+
+def test_a_reply_value_belongs_to_the_one_stored_argument() -> None:
+    """A call replying ``value`` takes exactly one stored argument, a string: the worker
+    keeps the value as that argument's (store.mjs may send it back as ``true``)."""
+    for name, (args, reply) in CALLS.items():
+        if "value" in reply:
+            stored = [(field, kind) for field, kind in args if field in STORED]
+            assert len(stored) == 1 and stored[0][1] in ("str", "str?"), name
+            assert reply["value"] == "str?", name
 
 
 def test_every_type_names_something_declared() -> None:

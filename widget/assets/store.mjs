@@ -6,18 +6,25 @@
 const storage = window.__docsPanel.storage;
 const utf8 = new TextEncoder();
 let refused = null; // the last value the quota refused: what a `fromRefused` call shrinks
+// By key, the value last written from a worker reply: found still stored, it goes to the
+// worker as `true` (worker/main.py keeps that reply), so the archive crosses once a write.
+// Another tab's write, even of the same length, is a different string and goes whole.
+const written = new Map();
 
 // `worker.call(name, ...values)` with the value stored under `key` (or the refused
 // one) as argument `at`; its reply, parsed, with `value` (a new value to store, or
 // null) replaced by what writing it did: null (nothing to write), "ok", "quota", "error".
 export async function update(worker, name, area, key, memory, at, fromRefused, ...values) {
   const stored = memory ? (memory.has(key) ? memory.get(key) : null) : storage.get(area, key);
-  values[at] = crossing(fromRefused ? refused : stored);
+  const unchanged = !fromRefused && stored !== null && stored === written.get(key);
+  values[at] = unchanged || crossing(fromRefused ? refused : stored);
   const reply = JSON.parse(await worker.call(name, ...values));
   const value = reply.value;
   if (value === null) return reply;
   reply.value = memory ? (memory.set(key, value), "ok") : storage.set(area, key, value);
   refused = reply.value === "quota" ? value : null;
+  if (reply.value === "ok") written.set(key, value);
+  else written.delete(key);
   return reply;
 }
 

@@ -140,6 +140,10 @@ CALLS = {
 }
 """Each call: its arguments as (name, type) in order, and its reply's fields."""
 
+STORED = ("history", "feedback")
+"""Arguments that carry a stored value (the archive, the feedback log); a call's reply
+``value``, when there is one, is that argument's new value to store."""
+
 
 class Message:
     """A reply or record as the shell reads it: one attribute per declared field."""

@@ -20,18 +20,23 @@ js.performance.mark("docs-panel:imports")
 from pyodide.ffi import JsBuffer, jsnull  # type: ignore[import-not-found]  # noqa: E402
 
 from widget.core.errors import ProtocolError  # noqa: E402
-from widget.core.protocol import arguments, encode_reply  # noqa: E402
+from widget.core.protocol import CALLS, STORED, arguments, encode_reply  # noqa: E402
 from widget.worker.tab import Tab  # noqa: E402
 
 js.performance.measure("docs-panel:imports", "docs-panel:imports")
 
 _tab: Tab | None = None  # set by "start": the one tab this worker serves
+# Each stored argument's last replied ``value``: store.mjs sends ``true`` for a stored
+# value it wrote from that reply and finds unchanged, so the archive is not sent back.
+_replied: dict[str, str] = {}
 
 
 async def call(name: str, *values: Any) -> str:
     """Run protocol call ``name``; the reply is JSON with exactly its declared fields."""
     global _tab
-    args = arguments(name, tuple(_received(value) for value in values))
+    # Each value with its argument's name ("" past the declared ones: arguments refuses them).
+    fields = [field for field, _ in CALLS[name][0]] if name in CALLS else []
+    args = arguments(name, tuple(map(_received, fields + [""] * len(values), values)))
     if name == "start":
         _tab, reply = await Tab.start(**args)  # type: ignore[arg-type]
     elif _tab is None:
@@ -41,14 +46,24 @@ async def call(name: str, *values: Any) -> str:
         reply = await result if isinstance(result, Awaitable) else result
     if reply.get("turn") is not None:  # an answer was kept: the loader may keep its warm start
         js.docsPanelAnswered()
-    return encode_reply(name, reply)
+    encoded = encode_reply(name, reply)
+    value = reply.get("value")
+    for field in STORED:
+        if field in args and isinstance(value, str):
+            _replied[field] = value
+    return encoded
 
 
-def _received(value: Any) -> Any:
+def _received(field: str, value: Any) -> Any:
     """An argument as Python: null is None; bytes are a stored value that store.mjs
-    sent as UTF-8 (a megabyte string is slower to take in)."""
+    sent as UTF-8 (a megabyte string is slower to take in); ``true`` for a stored
+    value is the one last replied for it."""
     if value is jsnull:
         return None
+    if value is True and field in STORED:
+        if field not in _replied:
+            raise ProtocolError(f"{field}: no value was replied for it yet")
+        return _replied[field]
     return value.to_bytes().decode() if isinstance(value, JsBuffer) else value
 
 
