@@ -43,11 +43,12 @@ class WorkerClient:
     async def call(self, name, **args):
         return await self._send(self.worker, name, args)
 
-    async def update(self, store, storage_key, field, name, refused=False, **args):
+    async def update(self, store, storage_key, field, name, evict, **args):
         """``call`` with the value ``store`` keeps under ``storage_key`` as argument
-        ``field`` (or the value the quota refused last, for "evict"), written back by
-        ``store.mjs`` without crossing into MicroPython: the reply's ``value`` is then
-        what writing did (None: nothing to write; "ok", "quota" or "error"). The
+        ``field``, read and written back by ``store.mjs`` under the cross-tab lock
+        ``storage_key``, without crossing into MicroPython: the reply's ``value`` is then
+        what writing did (None: nothing to write; "ok", "quota" or "error"). On "quota"
+        the call ``evict`` (None: none) shrinks the refused value until one fits. The
         parameters' names are none of the protocol's argument names (a vote has a ``key``)."""
         if self.store is None:
             self.store = (await self._store)[0]
@@ -56,7 +57,7 @@ class WorkerClient:
         at = [f for f, kind in CALLS[name][0]].index(field)
         area = None if store.memory is not None else store.area
         reply = await self.store.update(
-            self.worker, name, area, storage_key, store.memory, at, refused, *values
+            self.worker, name, area, storage_key, store.memory, at, evict, *values
         )
         return decode_reply(name, reply)
 

@@ -20,7 +20,7 @@ import js
 from pyscript import window
 from pyscript.ffi import to_js
 
-from shell.storage import Store, locked, written
+from shell.storage import Store
 
 DRAFT_DELAY_S = 0.4
 LOCAL_KEYS = ("history", "feedback")  # the rest live in sessionStorage
@@ -71,34 +71,21 @@ class Keeper:
         return restored.conversation, draft
 
     async def write(self, call, stored="history", **args):
-        """Run ``call`` on the ``stored`` value (the archive, or the feedback log) under
-        its lock and store what it returns, evicting archive entries on a full quota;
-        the call's reply."""
-        replies = []
-        key = self.keys[stored]
-
-        async def run(lock):
-            # The stored value and the new one stay in JavaScript (store.mjs): the
-            # reply's value says what writing did, None when there was nothing to write.
-            reply = await self.client.update(self.local, key, stored, call, **args)
-            replies.append(reply)
-            outcome = reply.value
-            while outcome is not None and not written(key, outcome):
-                if stored != "history":  # the log is small and bounded: not worth evicting for
-                    return
-                evicted = await self.client.update(self.local, key, stored, "evict", refused=True)
-                outcome = evicted.value
-            if outcome is None and reply.value is not None:
-                window.console.warn("docs-panel: this conversation is too large to keep here")
-
+        """Run ``call`` on the ``stored`` value (the archive, or the feedback log) and store
+        what it returns, under its cross-tab lock, evicting archive entries on a full
+        quota; the call's reply."""
+        # The stored value and the new one stay in JavaScript (store.mjs): the reply's
+        # value says what writing did, None when there was nothing to write. The log is
+        # small and bounded: not worth evicting for.
+        evict = "evict" if stored == "history" else None
         # A User Timing entry per write: devtools and bench/run.py see what it costs.
         started = window.performance.now()
-        await locked(key, run)
+        reply = await self.client.update(self.local, self.keys[stored], stored, call, evict, **args)
         window.performance.measure(
             "docs-panel:" + stored + "-write",
             to_js({"start": started, "end": window.performance.now()}),
         )
-        return replies[0]
+        return reply
 
     async def persist(self, checkpoint=False):
         """Merge this tab's conversation into the archive (``checkpoint``: with the

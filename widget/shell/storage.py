@@ -10,14 +10,13 @@ keeps working on memory instead::
 
 The calls go through ``window.__docsPanel.storage`` (embed.js), which turns a
 thrown DOMException into a value: MicroPython cannot catch a synchronous JS
-exception. Decisions about what to write come from the worker; ``locked`` runs
-a read-merge-write under ``navigator.locks`` so two tabs never interleave. The
-memory is a JS ``Map``, so that ``store.mjs`` writes it as it writes storage.
+exception. Decisions about what to write come from the worker; ``store.mjs``
+runs a read-merge-write under ``navigator.locks`` so two tabs never interleave.
+The memory is a JS ``Map``, so that ``store.mjs`` writes it as it writes storage.
 """
 
 import js
 from pyscript import window
-from pyscript.ffi import create_proxy
 
 PROBE_KEY = "docs-panel.__probe__"
 
@@ -57,27 +56,3 @@ def written(key, outcome):
     if outcome == "error":
         window.console.warn("docs-panel: could not write " + key)
     return outcome != "quota"
-
-
-async def locked(name, task):
-    """Run ``await task(lock)`` holding the cross-tab lock ``name`` where browsers have one.
-
-    If the lock cannot be had at all (no API, or the request itself fails, as
-    Chromium's "callback is no longer runnable" does), the task runs unlocked:
-    the merge still keeps other tabs' turns, and losing this one would be worse.
-    """
-    started = []
-
-    async def run(lock):
-        started.append(True)
-        return await task(lock)
-
-    locks = window.navigator.locks
-    if locks:
-        try:
-            return await locks.request(name, create_proxy(run))
-        except Exception as err:
-            if started:
-                raise
-            window.console.warn("docs-panel: writing without the cross-tab lock:", str(err))
-    return await task(None)
