@@ -9,7 +9,8 @@
 //   arrive (fzstd: no browser decodes anything smaller than gzip), so every host
 //   sends the same fifth-smaller bytes, compressing or not; the JS glue too, as
 //   the body of a function (a blob: module would need `blob:` in the site's
-//   script-src; `new Function` needs only the 'unsafe-eval' Pyodide needs anyway).
+//   script-src; `new Function` needs only the 'unsafe-eval' Pyodide needs anyway);
+// - later starts warm, from what the first one kept in Cache Storage (see below).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
@@ -62,7 +63,60 @@ async function decoded(url) {
 // worker's zip and the docs index.
 const twins = new Map(Object.entries(M.twins).map(([name, [file, type]]) => [at(name), [at(file), type]]));
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twins.get(url)[1] } });
-const twinned = (url) => decoded(twins.get(url)[0]).then((body) => response(body, url));
+
+// A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
+// copies its memory at once, before the panel's code runs: no question, history or
+// page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
+// by the worker), that copy and the files decoded from their twins go gzipped into
+// Cache Storage; later starts take the files from there (the browser gunzips natively,
+// fzstd is JavaScript) and restore the memory instead of booting Python again. Gzip's
+// checksum catches a spoiled copy; it and a copy that will not restore give a cold
+// start. Keys are the files' content-hashed or versioned addresses (the memory's: the
+// standard library's and Pyodide's version); keeping new copies drops the others.
+const WARM = "docs-panel-warm-start";
+const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
+const memoryKey = `${at(M.stdlib)}?pyodide=${pyodide.version}`;
+const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
+
+async function keptCopy(url) {
+  try {
+    const kept = await (await warm)?.match(url);
+    const body = kept?.body.pipeThrough(new DecompressionStream("gzip"));
+    return body ? await new Response(body).arrayBuffer() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function twinned(url) {
+  const kept = await keptCopy(url);
+  if (kept) return response(kept, url);
+  const body = await decoded(twins.get(url)[0]);
+  if (!(await warm)) return response(body, url);
+  const [mine, copy] = body.tee();
+  fresh.files.set(url, new Response(copy).blob());
+  return response(mine, url);
+}
+
+async function keepWarmCopy({ files, memory }) {
+  const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
+  try {
+    const cache = await warm;
+    const current = [...twins.keys(), memoryKey];
+    const stale = (await cache.keys()).filter((r) => !current.includes(r.url));
+    await Promise.all(stale.map((r) => cache.delete(r)));
+    for (const [url, blob] of files) await cache.put(url, gzipped(await blob));
+    if (memory) await cache.put(memoryKey, gzipped(new Blob([memory]))); // last: after its files
+  } catch (error) {
+    console.info(`docs-panel: the next start will be cold (${error.message})`);
+  }
+}
+
+globalThis.docsPanelAnswered = () => {
+  const copy = { ...fresh };
+  [fresh.files, fresh.memory] = [new Map(), null];
+  if (copy.files.size || copy.memory) setTimeout(() => keepWarmCopy(copy), 1000); // once drawn
+};
 
 // Fetched and decoded at once, while the interpreter starts, and handed over on the
 // first request: the glue, needed first; the worker's Python (widget and its
@@ -72,75 +126,12 @@ const twinned = (url) => decoded(twins.get(url)[0]).then((body) => response(body
 const early = new Map(M.early.map((name) => [at(name), twinned(at(name)).then((r) => r.arrayBuffer())]));
 early.forEach((body) => body.catch(() => {})); // a failure is reported where it is used
 
-// A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
-// copies its memory at once, before the panel's code runs: no question, history or
-// page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
-// by the worker), the copy and the decoded wasm go gzipped into Cache Storage; later
-// starts restore them instead of decoding the wasm and booting Python again (the
-// browser gunzips natively, fzstd is JavaScript). Where Cache Storage is missing or
-// full, or the copy will not restore, the start is simply cold. The keys name the
-// bundle's standard library and Pyodide's version; keeping new copies drops the others.
-const WARM = "docs-panel-warm-start";
-const indexURL = at(M.pyodide).replace(/[^/]*$/, "");
-const wasmURL = `${indexURL}pyodide.asm.wasm`;
-const warmKeys = { memory: `${at(M.stdlib)}?pyodide=${pyodide.version}`, wasm: wasmURL };
-const canKeep = Boolean(globalThis.caches);
-const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
-const gunzipped = (kept) => kept.body.pipeThrough(new DecompressionStream("gzip"));
-let warmWasm = null; // the kept wasm, for this start's request for it
-let fresh = null; // a cold start's {memory, wasm}, until the first answer keeps them
-
-async function warmCopy() {
-  try {
-    const cache = await caches.open(WARM);
-    const [memory, wasm] = await Promise.all([cache.match(warmKeys.memory), cache.match(warmKeys.wasm)]);
-    if (!memory || !wasm) return null;
-    warmWasm = wasm;
-    return new Uint8Array(await new Response(gunzipped(memory)).arrayBuffer());
-  } catch {
-    return null;
-  }
-}
-
-async function keepWarmCopy({ memory, wasm }) {
-  try {
-    const cache = await caches.open(WARM);
-    const stale = (await cache.keys()).filter((r) => !Object.values(warmKeys).includes(r.url));
-    await Promise.all(stale.map((r) => cache.delete(r)));
-    await cache.put(warmKeys.wasm, new Response(await wasm, { headers: { "Content-Type": "application/wasm" } }));
-    await cache.put(warmKeys.memory, gzipped(new Blob([memory]))); // last: both, or a cold start
-  } catch (error) {
-    console.info(`docs-panel: the next start will be cold (${error.message})`);
-  }
-}
-
-globalThis.docsPanelAnswered = () => {
-  const copy = fresh;
-  fresh = null;
-  if (copy?.memory) setTimeout(() => keepWarmCopy(copy), 1000); // after the answer is drawn
-};
-
-// The wasm for this start: the kept one, or the twin decoded (a copy kept aside when
-// this start makes a warm copy).
-function wasmResponse() {
-  const kept = warmWasm;
-  warmWasm = null;
-  if (kept) return Promise.resolve(kept);
-  return twinned(wasmURL).then((decoded) => {
-    if (!canKeep) return decoded;
-    const [mine, copy] = decoded.body.tee();
-    fresh = { memory: null, wasm: new Response(copy).blob() };
-    return response(mine, wasmURL);
-  });
-}
-
 const plainFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const url = String(input);
   const body = early.get(url);
   early.delete(url);
   if (body) return body.then((buffer) => response(buffer, url));
-  if (url === wasmURL) return wasmResponse();
   return twins.has(url) ? twinned(url) : plainFetch(input, init);
 };
 const glue = fetch(at(M.glue)).then((r) => r.text());
@@ -151,11 +142,11 @@ export async function loadPyodide(options = {}) {
   const settings = {
     ...options,
     createPyodideModule: new Function("importMeta", await glue)({ url: at(M.glue) }),
-    indexURL,
+    indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
   };
-  const memory = canKeep ? await warmCopy() : null;
+  const memory = await keptCopy(memoryKey);
   let py = null;
   if (memory) {
     py = await pyodide.loadPyodide({ ...settings, _loadSnapshot: memory }).catch((error) => {
@@ -165,10 +156,10 @@ export async function loadPyodide(options = {}) {
     if (py) performance.mark("docs-panel:warm");
   }
   if (!py) {
-    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: canKeep });
-    if (canKeep) {
-      const memory = py.makeMemorySnapshot();
-      if (fresh) fresh.memory = memory;
+    const keep = Boolean(await warm);
+    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: keep });
+    if (keep) {
+      fresh.memory = py.makeMemorySnapshot();
       // In this mode Python's `js` reads globals through a recording proxy, and a
       // worker's accessors (performance, location…) refuse it: give `js` the globals.
       py.registerJsModule("js", globalThis);
