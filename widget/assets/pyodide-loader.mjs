@@ -94,7 +94,7 @@ async function twinned(url) {
   const body = await decoded(twins.get(url)[0]);
   if (!(await warm)) return response(body, url);
   const [mine, copy] = body.tee();
-  fresh.files.set(url, new Response(copy).blob());
+  fresh.files.set(url, new Response(copy).arrayBuffer()); // here, not in the browser's blob store
   return response(mine, url);
 }
 
@@ -105,7 +105,7 @@ async function keepWarmCopy({ files, memory }) {
     const current = [...twins.keys(), memoryKey];
     const stale = (await cache.keys()).filter((r) => !current.includes(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
-    for (const [url, blob] of files) await cache.put(url, gzipped(await blob));
+    for (const [url, bytes] of files) await cache.put(url, gzipped(new Blob([await bytes])));
     if (memory) await cache.put(memoryKey, gzipped(new Blob([memory]))); // last: after its files
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
