@@ -245,7 +245,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "stdlib": stdlib_name,
         "glue": glue,
         "workerZip": worker_name,
-        "early": [glue, worker_name, index_name],
+        "early": [glue, worker_name],
         "twins": twins,
         "lockInfo": lock["info"],
     }
@@ -265,8 +265,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     }
     # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
     # two lanes: what the interpreter's start needs, in the order the worker asks; and
-    # the wasm, then the worker's zip and the index, which the worker reads only once
-    # the interpreter is up (on a slow network they would slow the wasm down).
+    # the wasm, then the worker's zip and the index, which are read only once the
+    # interpreter is up (on a slow network they would slow the wasm down).
     runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
     runtime_lane += [twins[glue][0], twins[stdlib_name][0]]
     wasm_lane = [twins[f"{pyodide}/pyodide.asm.wasm"][0]]

@@ -119,10 +119,11 @@ globalThis.docsPanelAnswered = () => {
 };
 
 // Fetched and decoded at once, while the interpreter starts, and handed over on the
-// first request: the glue, needed first; the worker's Python (widget and its
+// first request: the glue, needed first; and the worker's Python (widget and its
 // dependencies), which goes onto sys.path as one zip, where PyScript's `files`
-// would extract its 600 files one by one in Python; and the index, which the
-// worker's Python asks for once it runs.
+// would extract its 600 files one by one in Python. The index waits for the
+// worker's Python to ask: fetched beside the wasm, a large one slows the wasm
+// down on a slow network (embed.js's lanes fetch it after the wasm).
 const early = new Map(M.early.map((name) => [at(name), twinned(at(name)).then((r) => r.arrayBuffer())]));
 early.forEach((body) => body.catch(() => {})); // a failure is reported where it is used
 
