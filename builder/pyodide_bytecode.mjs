@@ -5,9 +5,9 @@
 //
 //   node pyodide_bytecode.mjs JOB.json      JOB: {pyodide, sources, modules, out}
 //
-// `sources` is a zip of the worker's Python (unpacked where PyScript unpacks it),
-// `modules` are further imports to try (PyScript's own Python), `out` receives a
-// zip of `stdlib/<entry>.pyc` and `worker/<path>.pyc` files.
+// `sources` is a zip of the worker's Python (unpacked in Pyodide's home: the paths
+// tracebacks name), `modules` are further imports to try (PyScript's own Python),
+// `out` receives a zip of `stdlib/<entry>.pyc` and `worker/<path>.pyc` files.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
