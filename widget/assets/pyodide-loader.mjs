@@ -72,10 +72,10 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // fzstd is JavaScript) and restore the memory instead of booting Python again. Gzip's
 // checksum catches a spoiled copy; it and a copy that will not restore give a cold
 // start. Keys are the files' content-hashed or versioned addresses (the memory's: the
-// standard library's and Pyodide's version); keeping new copies drops the others.
+// standard library's, Pyodide's version and the worker's zip, whose modules it holds); keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
-const memoryKey = `${at(M.stdlib)}?pyodide=${pyodide.version}`;
+const memoryKey = `${at(M.stdlib)}?pyodide=${pyodide.version}&worker=${M.workerZip.split("/").pop()}`;
 const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
 
 async function keptCopy(url) {
@@ -138,6 +138,14 @@ globalThis.fetch = (input, init) => {
 const glue = fetch(at(M.glue)).then((r) => r.text());
 const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
+// The worker's zip, written where Python finds it (a restored copy has it on
+// sys.path already, but the file system is not part of the copy).
+async function onPath(py) {
+  const zip = `/lib/${M.workerZip.split("/").pop()}`;
+  py.FS.writeFile(zip, new Uint8Array(await workerZip));
+  py.runPython(`import sys\nif ${JSON.stringify(zip)} not in sys.path:\n    sys.path.insert(0, ${JSON.stringify(zip)})`);
+}
+
 export async function loadPyodide(options = {}) {
   performance.mark("docs-panel:loader");
   const settings = {
@@ -156,20 +164,18 @@ export async function loadPyodide(options = {}) {
     });
     if (py) performance.mark("docs-panel:warm");
   }
-  if (!py) {
-    const keep = Boolean(await warm);
-    py = await pyodide.loadPyodide({ ...settings, _makeSnapshot: keep });
-    if (keep) {
-      fresh.memory = py.makeMemorySnapshot();
-      // In this mode Python's `js` reads globals through a recording proxy, and a
-      // worker's accessors (performance, location…) refuse it: give `js` the globals.
-      py.registerJsModule("js", globalThis);
-      py.runPython("import sys; sys.modules.pop('js', None)");
-    }
+  const keep = !py && Boolean(await warm);
+  py ??= await pyodide.loadPyodide({ ...settings, _makeSnapshot: keep });
+  await onPath(py);
+  if (keep) {
+    // The panel's pure modules go into the copy too: a warm start skips their import.
+    py.runPython("import widget.worker.preimport");
+    fresh.memory = py.makeMemorySnapshot();
+    // In this mode Python's `js` reads globals through a recording proxy, and a
+    // worker's accessors (performance, location…) refuse it: give `js` the globals.
+    py.registerJsModule("js", globalThis);
+    py.runPython("import sys; sys.modules.pop('js', None)");
   }
-  const zip = `/lib/${M.workerZip.split("/").pop()}`;
-  py.FS.writeFile(zip, new Uint8Array(await workerZip));
-  py.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(zip)})`);
   performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
   return py;
 }

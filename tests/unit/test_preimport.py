@@ -1,0 +1,44 @@
+"""The modules a cold start imports before copying Pyodide's memory (widget.worker.preimport)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Stand-ins for the browser's modules, so that the worker's entry script imports in CPython.
+STAND_INS = """
+import sys, types
+class Anything:
+    def __getattr__(self, name): return Anything()
+    def __call__(self, *args, **kwargs): return Anything()
+ffi = types.ModuleType("pyodide.ffi")
+for name in ("JsBuffer", "jsnull", "to_js"): setattr(ffi, name, object)
+sys.modules.update({"js": Anything(), "pyodide": types.ModuleType("pyodide"), "pyodide.ffi": ffi})
+"""
+
+
+def modules_after(statement: str, stand_ins: str = "") -> set[str]:
+    """The names in sys.modules after ``statement``, in a fresh interpreter."""
+    script = f"{stand_ins}\n{statement}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(json.loads(out.stdout))
+
+
+def test_preimport_pulls_in_nothing_from_the_browser() -> None:
+    """What goes into the memory copy imports neither ``js`` nor Pyodide's FFI."""
+    loaded = modules_after("import widget.worker.preimport")
+    assert not {name for name in loaded if name.split(".")[0] in ("js", "pyodide")}
+    assert "widget.core.render" not in loaded  # markdown-it and bleach wait for a model answer
+
+
+def test_preimport_covers_every_pure_module_the_worker_starts_with() -> None:
+    """A warm start finds each widget.core module the worker's entry script imports."""
+    worker = modules_after("import widget.worker.main", STAND_INS)
+    preimported = modules_after("import widget.worker.preimport")
+    assert {name for name in worker if name.startswith("widget.core")} <= preimported
