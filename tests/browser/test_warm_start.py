@@ -1,4 +1,4 @@
-"""The warm start: Pyodide's memory right after its start, kept in Cache Storage."""
+"""The warm start: Pyodide's memory after its start and the panel's imports, kept in Cache Storage."""
 
 from __future__ import annotations
 
