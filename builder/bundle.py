@@ -35,7 +35,9 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from builder.node_cache import digest
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
+from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
@@ -195,8 +197,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     """Every file of the output folder, by relative path (before ``.gz`` twins)."""
     out: dict[str, bytes] = {}
 
-    def runtime(folder: Path, prefix: str, names: Iterable[str]) -> str:
-        directory = f"runtime/{prefix}-{_package_version(folder)}"
+    def runtime(folder: Path, prefix: str, names: Iterable[str], tag: str = "") -> str:
+        directory = f"runtime/{prefix}-{_package_version(folder)}{tag}"
         for name in names:
             out[f"{directory}/{name}"] = (folder / name).read_bytes()
         return directory
@@ -205,7 +207,10 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     for chunk in pyscript_chunks():
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
     micropython = runtime(MICROPYTHON_DIR, "micropython", MICROPYTHON_FILES)
-    pyodide = runtime(PYODIDE_DIR, "pyodide", PYODIDE_FILES)
+    # Pyodide's wasm and glue are the build's own transforms of the package's files: the
+    # folder's name says which, since its files are cached for good under it.
+    wasm, glue_js = pruned_wasm(PYODIDE_DIR), glue_body()
+    pyodide = runtime(PYODIDE_DIR, "pyodide", PYODIDE_FILES, "-" + digest(wasm, glue_js)[:8])
     fzstd = runtime(FZSTD_DIR, "fzstd", ["esm/index.mjs"]) + "/esm/index.mjs"
 
     def hashed(name: str, data: bytes) -> str:
@@ -223,9 +228,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         twins[name] = (name + ".zst", content_type)
         return name
 
-    wasm = (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
     twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
-    glue = twin(f"{pyodide}/pyodide.asm.js", glue_body(), "text/javascript", keep=False)
+    glue = twin(f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript", keep=False)
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),

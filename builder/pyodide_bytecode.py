@@ -14,32 +14,26 @@ those and the worker's modules::
 
 Hash-based, unchecked ``.pyc`` files (PEP 552) carry no timestamps, so the
 same sources give the same bytes. A run takes seconds, so results are cached
-by a hash of everything that goes in (``~/.cache/docs-panel``, or
-``$XDG_CACHE_HOME``); a module imported only on a path the trace does not take
-would be missing at run time, which the browser tests would show.
+by a hash of everything that goes in (``builder.node_cache``); a module imported
+only on a path the trace does not take would be missing at run time, which the
+browser tests would show.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 import tempfile
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from widget.core.errors import ConfigError
+from builder.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_bytecode.mjs"
-CACHE_ENTRIES_KEPT = 8
 
 # PyScript's Python package sits in its JS bundle as "name.py": "source" pairs.
 _PY_FILE = re.compile(r'"[\w]+\.py":"((?:[^"\\]|\\.)*)"')
@@ -71,11 +65,6 @@ def _imported(names: str) -> list[str]:
     return [name.split()[0] for name in names.split(",") if name.strip()]
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "docs-panel"
-
-
 def compile_worker(
     sources: Iterable[tuple[str, bytes]], modules: list[str], pyodide: Path
 ) -> Compiled:
@@ -84,49 +73,29 @@ def compile_worker(
     with zipfile.ZipFile(source_zip, "w") as archive:
         for name, data in sorted(sources):
             archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), data)
-    key = hashlib.sha256()
-    for pinned in (DRIVER.read_bytes(), (pyodide / "package.json").read_bytes()):
-        key.update(hashlib.sha256(pinned).digest())
-    key.update(source_zip.getvalue())
-    key.update("\n".join(modules).encode())
-    cached = _cache_dir() / f"bytecode-{key.hexdigest()[:24]}.zip"
-    if not cached.is_file():
-        _run_node(source_zip.getvalue(), modules, pyodide, cached)
+    key = digest(
+        DRIVER.read_bytes(),
+        (pyodide / "package.json").read_bytes(),
+        source_zip.getvalue(),
+        "\n".join(modules).encode(),
+    )
+
+    def make(out: Path) -> None:
+        with tempfile.TemporaryDirectory() as scratch:
+            job = Path(scratch) / "job.json"
+            (Path(scratch) / "sources.zip").write_bytes(source_zip.getvalue())
+            spec = {
+                "pyodide": (pyodide / "pyodide.mjs").as_uri(),
+                "sources": str(Path(scratch) / "sources.zip"),
+                "modules": modules,
+                "out": str(out),
+            }
+            job.write_text(json.dumps(spec))
+            run_node([DRIVER, job], "compile the worker's Python in Pyodide")
+
     result = Compiled({}, {})
-    with zipfile.ZipFile(cached) as archive:
+    with zipfile.ZipFile(cached("bytecode", key, ".zip", make)) as archive:
         for entry in archive.namelist():
             part, _, name = entry.partition("/")
             (result.stdlib if part == "stdlib" else result.worker)[name] = archive.read(entry)
     return result
-
-
-def _run_node(source_zip: bytes, modules: list[str], pyodide: Path, target: Path) -> None:
-    node = shutil.which("node")
-    if node is None:
-        raise ConfigError("build.py needs Node.js (`node`) to compile the worker's Python")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
-        job = Path(scratch) / "job.json"
-        (Path(scratch) / "sources.zip").write_bytes(source_zip)
-        out = Path(scratch) / "out.zip"
-        job.write_text(
-            json.dumps(
-                {
-                    "pyodide": (pyodide / "pyodide.mjs").as_uri(),
-                    "sources": str(Path(scratch) / "sources.zip"),
-                    "modules": modules,
-                    "out": str(out),
-                }
-            )
-        )
-        run = subprocess.run([node, str(DRIVER), str(job)], capture_output=True, text=True)
-        if run.returncode != 0 or not out.is_file():
-            raise ConfigError(f"compiling the worker's Python in Pyodide failed:\n{run.stderr}")
-        if run.stderr:  # a traced path that failed: say so, the build still works
-            print(run.stderr, file=sys.stderr)
-        partial = target.with_suffix(".partial")
-        shutil.copyfile(out, partial)
-        partial.replace(target)  # never a half-written cache entry
-    entries = sorted(target.parent.glob("bytecode-*.zip"), key=lambda p: p.stat().st_mtime)
-    for old in entries[:-CACHE_ENTRIES_KEPT]:
-        old.unlink(missing_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import zipfile
@@ -25,6 +26,7 @@ from builder.bundle import (
     zstd,
 )
 from builder.pyodide_bytecode import pyscript_modules
+from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
@@ -44,6 +46,11 @@ def embedded(files: dict[str, bytes], name: str = "embed.js") -> dict[str, Any]:
 
 def manifest(files: dict[str, bytes]) -> dict[str, str]:
     return dict(embedded(files)["files"])
+
+
+def wasm_path(files: dict[str, bytes]) -> str:
+    """Where Pyodide asks for its wasm: beside pyodide.mjs."""
+    return str(loader_manifest(files)["pyodide"]).replace("pyodide.mjs", "pyodide.asm.wasm")
 
 
 CANDIDATES = {
@@ -112,8 +119,7 @@ def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes
     the glue as a module and pyodide-lock.json are not shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
-    wasm = "runtime/pyodide-314.0.8/pyodide.asm.wasm"
-    assert decoded_twin(files, wasm) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    assert decoded_twin(files, wasm_path(files)) == pruned_wasm(PYODIDE_DIR)
     assert decoded_twin(files, manifest(files)["index"]) == files[manifest(files)["index"]]
     assert decoded_twin(files, str(loader["workerZip"]))[:2] == b"PK"
     assert decoded_twin(files, str(loader["stdlib"]))[:2] == b"PK"
@@ -150,9 +156,54 @@ def test_index_name_changes_with_its_content(files: dict[str, bytes]) -> None:
 
 
 def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
-    """Pyodide, MicroPython, PyScript and fzstd come from node_modules, in versioned folders."""
+    """Pyodide, MicroPython, PyScript and fzstd come from node_modules, in versioned folders
+    (Pyodide's also names the build's own wasm and glue, which it holds)."""
     folders = {name.split("/")[1] for name in files if name.startswith("runtime/")}
-    assert folders == {"pyodide-314.0.8", "micropython-1.28.0-6", "pyscript-0.7.31", "fzstd-0.1.1"}
+    pyodide = next(folder for folder in folders if folder.startswith("pyodide-"))
+    assert re.fullmatch(r"pyodide-314\.0\.8-[0-9a-f]{8}", pyodide)
+    assert folders == {pyodide, "micropython-1.28.0-6", "pyscript-0.7.31", "fzstd-0.1.1"}
+
+
+def test_the_wasm_keeps_only_the_exports_javascript_calls() -> None:
+    """Most of Pyodide's C API exports go, and every one the glue calls stays."""
+    pruned, whole = (
+        exports(wasm) for wasm in (pruned_wasm(PYODIDE_DIR), PYODIDE_DIR / "pyodide.asm.wasm")
+    )
+    assert pruned < whole and len(pruned) < len(whole) / 2
+    assert {"malloc", "free", "PyRun_SimpleString", "PyBuffer_Release", "Py_IncRef"} <= pruned
+
+
+def exports(wasm: bytes | Path) -> set[str]:
+    """The names of a wasm module's exported functions, read from its export section."""
+    data = wasm.read_bytes() if isinstance(wasm, Path) else wasm
+    at = 8  # past the magic number and version
+
+    def number() -> int:  # unsigned LEB128
+        nonlocal at
+        value = shift = 0
+        while data[at] & 0x80:
+            value |= (data[at] & 0x7F) << shift
+            at, shift = at + 1, shift + 7
+        value |= data[at] << shift
+        at += 1
+        return value
+
+    while data[at] != 7:  # skip to the export section
+        at += 1
+        size = number()
+        at += size
+    at += 1
+    number()  # its size
+    names = set()
+    for _ in range(number()):
+        length = number()
+        name = data[at : at + length].decode()
+        kind = data[at + length]
+        at += length + 1
+        number()  # the index of what is exported
+        if kind == 0:  # a function
+            names.add(name)
+    return names
 
 
 def test_only_used_pyscript_chunks_ship() -> None:
@@ -246,12 +297,15 @@ def test_line_tables_shrink_outside_the_panels_own_code(
     files: dict[str, bytes], tmp_path: Path
 ) -> None:
     """A standard-library frame keeps its file and function but sits on the function's
-    first line; the panel's own frames keep their exact lines."""
+    first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
+    runtime = tmp_path / "pyodide"
+    shutil.copytree(PYODIDE_DIR, runtime)
+    (runtime / "pyodide.asm.wasm").write_bytes(decoded_twin(files, wasm_path(files)))
     stdlib = tmp_path / "stdlib.zip"
     stdlib.write_bytes(decoded_twin(files, str(loader_manifest(files)["stdlib"])))
     worker = tmp_path / "worker.zip"
     worker.write_bytes(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
-    job = json.dumps([(PYODIDE_DIR / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
+    job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
     run = subprocess.run(
         ["node", "--input-type=module", "-e", LINES_RUNNER, job],
         capture_output=True,
