@@ -1,4 +1,4 @@
-"""The warm start: Pyodide's memory after its start and the panel's imports, kept in Cache Storage."""
+"""The warm start: Pyodide's memory after start and the panel's imports, in Cache Storage."""
 
 from __future__ import annotations
 
@@ -47,8 +47,7 @@ def kept_copies(page: Page, *, larger_than: int = 1_000_000) -> dict[str, list[A
             for url, size, found in page.evaluate(KEPT, [CACHE, QUESTION])
         }
         if any(
-            name.startswith("stdlib.") and "?pyodide=" in name and kept[name][1] > larger_than
-            for name in kept
+            name.startswith("pyodide.mjs?memory") and kept[name][1] > larger_than for name in kept
         ):
             return kept
         page.wait_for_timeout(250)
@@ -76,9 +75,9 @@ def test_the_next_visit_starts_warm_and_a_spoiled_copy_starts_cold(page: Page, s
     ask_and_wait(page, QUESTION)
     assert not started_warm(page)
     kept = kept_copies(page)
-    (memory,) = [name for name in kept if "?pyodide=" in name]
-    assert {"pyodide.asm.wasm", "pyodide.asm.js", memory.split("?")[0]} < set(kept)
-    assert {name.split(".")[0] for name in kept} >= {"worker", "index"}
+    (memory,) = [name for name in kept if "?memory" in name]
+    assert {"pyodide.asm.wasm", "pyodide.asm.js"} < set(kept)
+    assert {name.split(".")[0] for name in kept} >= {"stdlib", "worker", "index"}
     assert not any(found for *_, found in kept.values())
 
     url, size, _ = kept[memory]

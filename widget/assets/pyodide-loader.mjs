@@ -65,17 +65,19 @@ const twins = new Map(Object.entries(M.twins).map(([name, [file, type]]) => [at(
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twins.get(url)[1] } });
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
-// copies its memory at once, before the panel's code runs: no question, history or
-// page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
+// copies its memory once the panel's pure modules are imported, before any of its
+// code runs: no question, history or page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
 // by the worker), that copy and the files decoded from their twins go gzipped into
 // Cache Storage; later starts take the files from there (the browser gunzips natively,
 // fzstd is JavaScript) and restore the memory instead of booting Python again. Gzip's
 // checksum catches a spoiled copy; it and a copy that will not restore give a cold
-// start. Keys are the files' content-hashed or versioned addresses (the memory's: the
-// standard library's, Pyodide's version and the worker's zip, whose modules it holds); keeping new copies drops the others.
+// start. Keys are the files' content-hashed or versioned addresses (the memory's:
+// Pyodide's folder, named by its version and wasm, the standard library and the
+// worker's zip, whose modules it holds); keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
-const memoryKey = `${at(M.stdlib)}?pyodide=${pyodide.version}&worker=${M.workerZip.split("/").pop()}`;
+const file = (path) => path.split("/").pop();
+const memoryKey = `${at(M.pyodide)}?memory&stdlib=${file(M.stdlib)}&worker=${file(M.workerZip)}`;
 const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
 
 async function keptCopy(url) {
@@ -141,7 +143,7 @@ const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 // The worker's zip, written where Python finds it (a restored copy has it on
 // sys.path already, but the file system is not part of the copy).
 async function onPath(py) {
-  const zip = `/lib/${M.workerZip.split("/").pop()}`;
+  const zip = `/lib/${file(M.workerZip)}`;
   py.FS.writeFile(zip, new Uint8Array(await workerZip));
   py.runPython(`import sys\nif ${JSON.stringify(zip)} not in sys.path:\n    sys.path.insert(0, ${JSON.stringify(zip)})`);
 }
