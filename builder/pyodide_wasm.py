@@ -3,8 +3,8 @@
 Pyodide exports some 7,400 functions so that packages' C extensions can call into
 the interpreter; the panel loads no packages, and its JavaScript (the glue and
 Pyodide's API) calls a few hundred of them. ``pyodide_wasm.mjs`` drops the other
-exports and, with binaryen, the code that only they reached: a seventh of the
-wasm's bytes as Zstandard (2.8 → 2.6 MB)::
+exports and, with binaryen, the code that only they reached: 7% of the
+wasm's bytes as Zstandard (2836 → 2642 KiB)::
 
     wasm = pruned_wasm(PYODIDE_DIR)   # bytes, cached by builder.node_cache
 """
