@@ -41,7 +41,6 @@ from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
-from widget.core.protocol import WORKER_NAME
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -292,7 +291,6 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "csp": table("en")["csp_blocked"],  # when csp.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
         "prefetch": [wasm_lane, runtime_lane],
-        "workerName": WORKER_NAME,
     }
     # Comments are for this repository's readers; every page pays for embed.js.
     embed = _filled("embed.js", MANIFEST_MARK, embedded).decode("utf-8")

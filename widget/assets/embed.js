@@ -6,8 +6,7 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
-  //  words: {language: [launcher, title, ctrl, ask]}, csp: "...", rtl: [language], prefetch: [[path]],
-  //  workerName: "..."}
+  //  words: {language: [launcher, title, ctrl, ask]}, csp: "...", rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
@@ -174,16 +173,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
       interpreter: bridge.urls.micropython,
       files: { [bridge.urls.shellZip]: "./*" },
     }));
-    // The worker (Pyodide) starts beside the shell (MicroPython), not after it: the
-    // shell finds it by name. Config elements must exist before core.js runs: PyScript
-    // reads config once, and otherwise fetches its interpreter from a CDN.
-    const worker = d.createElement("script");
-    worker.type = "py";
-    worker.src = bridge.urls.worker;
-    worker.setAttribute("worker", "");
-    worker.setAttribute("name", M.workerName);
-    worker.setAttribute("config", JSON.stringify({ interpreter: bridge.urls.pyodide }));
-    d.body.append(shell, worker);
+    // The config element must exist before core.js runs: PyScript reads config
+    // once, and otherwise fetches its interpreter from a CDN.
+    d.body.append(shell);
     await import(bridge.urls.pyscript);
   })().catch((e) => {
     booting = null;

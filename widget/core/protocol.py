@@ -39,9 +39,6 @@ try:
 except ImportError:  # MicroPython: annotations are never evaluated there
     pass
 
-# The worker's name on the page: embed.js starts it beside the shell, which finds it by name.
-WORKER_NAME = "docs-panel-worker"
-
 RECORDS = {
     "Scope": {"id": "str", "label": "str"},
     "Feedback": {"vote": "str", "reasons": "str*", "sentence": "str"},  # vote: "up" | "down" | ""

@@ -11,10 +11,14 @@ MicroPython takes seconds for that); the reply is parsed by the browser's
 ``JSON.parse`` and read field by field.
 """
 
-import js
-from pyscript import js_import, workers
+import json
 
-from widget.core.protocol import CALLS, WORKER_NAME, arguments, decode_reply
+import js
+from pyscript import create_named_worker, js_import
+
+from widget.core.protocol import CALLS, arguments, decode_reply
+
+WORKER_NAME = "docs-panel-worker"
 
 
 class WorkerClient:
@@ -28,9 +32,10 @@ class WorkerClient:
         return self.worker is not None
 
     async def start(self, urls, **args):
-        """Wait for the worker (embed.js started it beside the shell), then its ``start`` call."""
+        """Boot Pyodide in a worker with the worker's Python, then its ``start`` call."""
         self._store = js_import(urls.store)  # a promise: imported while the worker boots
-        worker = await workers[WORKER_NAME]
+        config = {"interpreter": urls.pyodide}  # the loader puts the worker's zip on sys.path
+        worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
         started = await self._send(worker, "start", args)
         self.worker = worker
         return started
