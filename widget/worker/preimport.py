@@ -5,8 +5,9 @@ next warm start (``pyodide-loader.mjs``), so a warm start restores these modules
 already imported instead of reading them from the zip again. It must stay pure:
 no ``js``, no ``pyodide.ffi``, no reader data, since the copy is taken before the
 panel's code runs and anything JS it held could not be restored. markdown-it and
-bleach (``widget.core.render``) are left out: search answers never need them,
-and a cold start should not wait for them.
+bleach (``widget.core.render``) are in it too: a model answer's first words wait
+for them, and right after a restore Python runs slowly for a while (the wasm's
+code is compiled again), so importing them then took longer than in a cold start.
 
 The worker's own modules import the same names later, for free::
 
@@ -26,6 +27,7 @@ import widget.core.history
 import widget.core.lifecycle
 import widget.core.protocol
 import widget.core.redact
+import widget.core.render
 import widget.core.session
 import widget.core.stream
 import widget.core.throttle
