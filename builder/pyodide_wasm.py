@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.node_cache import cached, digest, run_node
+from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
@@ -23,7 +24,11 @@ BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
 def pruned_wasm(pyodide: Path) -> bytes:
     """``pyodide``'s wasm, keeping the exports its JavaScript names."""
     inputs = [pyodide / name for name in ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.mjs")]
-    key = digest(DRIVER.read_bytes(), BINARYEN.read_bytes(), *(p.read_bytes() for p in inputs))
+    try:
+        key = digest(DRIVER.read_bytes(), BINARYEN.read_bytes(), *(p.read_bytes() for p in inputs))
+    except OSError as err:
+        missing = f"{err.filename} is missing"
+        raise ConfigError(f"{missing}; run `npm ci` in {HERE.parent} first") from err
 
     def make(out: Path) -> None:
         run_node([DRIVER, *inputs, out], "prune Pyodide's wasm (binaryen)")

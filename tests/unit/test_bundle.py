@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from builder import pyodide_wasm
 from builder.bundle import (
     LOADER_MARK,
     MANIFEST_MARK,
@@ -28,6 +29,7 @@ from builder.bundle import (
 from builder.pyodide_bytecode import pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
+from widget.core.errors import ConfigError
 
 PAYLOAD = {"format": 1, "version": "test", "sections": []}
 
@@ -171,6 +173,13 @@ def test_the_wasm_keeps_only_the_exports_javascript_calls() -> None:
     )
     assert pruned < whole and len(pruned) < len(whole) / 2
     assert {"malloc", "free", "PyRun_SimpleString", "PyBuffer_Release", "Py_IncRef"} <= pruned
+
+
+def test_a_missing_binaryen_says_to_run_npm_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without binaryen in node_modules, the build says what to run, not a traceback."""
+    monkeypatch.setattr(pyodide_wasm, "BINARYEN", PYODIDE_DIR / "nowhere" / "package.json")
+    with pytest.raises(ConfigError, match=r"nowhere/package\.json is missing; run `npm ci`"):
+        pyodide_wasm.pruned_wasm(PYODIDE_DIR)
 
 
 def exports(wasm: bytes | Path) -> set[str]:
