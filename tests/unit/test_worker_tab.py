@@ -28,8 +28,9 @@ PAGE = "https://docs.example.org/guides/index.html"
 class Response:
     ok, status = True, 200
 
-    async def text(self) -> str:
-        return json.dumps(build_index(SECTIONS))
+    async def arrayBuffer(self) -> Any:  # the browser's name
+        body = json.dumps(build_index(SECTIONS)).encode()
+        return types.SimpleNamespace(to_bytes=lambda: body)  # as a JsBuffer gives it
 
 
 async def fetch(url: str, *args: object) -> Response:

@@ -82,7 +82,9 @@ async def _fetch_json(url: str) -> object:
     response = await js.fetch(url)
     if not response.ok:
         raise DocsIndexError(f"could not load {url}: HTTP {response.status}; rebuild with build.py")
-    return json.loads(await response.text())
+    # As bytes: json.loads decodes UTF-8 in C, where taking in the index as one JS
+    # string cost the Python docs' 9 MB index 130 ms more.
+    return json.loads((await response.arrayBuffer()).to_bytes())
 
 
 class Tab:
