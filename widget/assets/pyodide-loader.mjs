@@ -66,14 +66,15 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
 // copies its memory once the panel's pure modules are imported, before any of its
-// code runs: no question, history or page data is in it yet. Once the first answer is kept (`docsPanelAnswered`, called
-// by the worker), that copy and the files decoded from their twins go gzipped into
-// Cache Storage; later starts take the files from there (the browser gunzips natively,
-// fzstd is JavaScript) and restore the memory instead of booting Python again. Gzip's
-// checksum catches a spoiled copy; it and a copy that will not restore give a cold
-// start. Keys are the files' content-hashed or versioned addresses (the memory's:
-// Pyodide's folder, named by its version and wasm, the standard library and the
-// worker's zip, whose modules it holds); keeping new copies drops the others.
+// code runs: no question, history or page data is in it yet. Once the first answer
+// is kept (`docsPanelAnswered`, called by the worker), that copy and the files
+// decoded from their twins go gzipped into Cache Storage; later starts take the
+// files from there (the browser gunzips natively, fzstd is JavaScript) and restore
+// the memory instead of booting Python again. Gzip's checksum catches a spoiled
+// copy; it and a copy that will not restore give a cold start. Keys are the files'
+// content-hashed or versioned addresses (the memory's: Pyodide's folder, named by
+// its version and wasm, the standard library and the worker's zip, whose modules it
+// holds); keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
 const file = (path) => path.split("/").pop();
@@ -145,7 +146,8 @@ const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 async function onPath(py) {
   const zip = `/lib/${file(M.workerZip)}`;
   py.FS.writeFile(zip, new Uint8Array(await workerZip));
-  py.runPython(`import sys\nif ${JSON.stringify(zip)} not in sys.path:\n    sys.path.insert(0, ${JSON.stringify(zip)})`);
+  const path = JSON.stringify(zip);
+  py.runPython(`import sys\nif ${path} not in sys.path:\n    sys.path.insert(0, ${path})`);
 }
 
 export async function loadPyodide(options = {}) {
