@@ -94,6 +94,8 @@ def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:
     expect(panel).to_have_js_property("offsetHeight", 500)
     assert panel.evaluate(height) == "500px"
     phone.set_viewport_size({"width": 390, "height": 760})
+    # The shell's resize handler must have run before the override, or it overwrites it.
+    expect(panel).to_have_js_property("offsetHeight", 760)
     panel.evaluate(
         "p => { p.style.setProperty('--dp-viewport-top', '30px');"
         " p.style.setProperty('--dp-viewport-height', '400px'); }"
