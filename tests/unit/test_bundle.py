@@ -26,6 +26,7 @@ from builder.bundle import (
     with_gzip_twins,
     zstd,
 )
+from builder.cjk_tables import table_ranges, without_cjk_tables
 from builder.pyodide_bytecode import pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
@@ -275,15 +276,16 @@ def test_embed_js_is_small(files: dict[str, bytes]) -> None:
     assert len(gzip.compress(files["embed.js"], 9)) <= 5 * 1024
 
 
-# Pyodide under Node, on the bundle's standard library and worker zip: for the
-# innermost frame of an error in each, [file, line, its function's first line].
-LINES_RUNNER = """
+# Pyodide under Node, on the bundle's wasm, standard library and worker zip: for the
+# innermost frame of an error in each, [file, line, its function's first line]; and
+# what importing some of the wasm's built-in modules gives.
+BUNDLE_RUNNER = """
 const [pyodide, stdlib, worker] = JSON.parse(process.argv[1]);
 const { readFileSync } = await import("node:fs");
 const py = await (await import(pyodide)).loadPyodide({ stdLibURL: stdlib });
 py.FS.writeFile("/tmp/worker.zip", readFileSync(worker));
 console.log(py.runPython(`
-import json, sys, zipfile
+import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
 from widget.core.protocol import arguments
@@ -296,17 +298,26 @@ def innermost(call):
             tb = tb.tb_next
         code = tb.tb_frame.f_code
         return [code.co_filename, tb.tb_lineno, code.co_firstlineno]
-json.dumps([innermost(lambda: json.loads("{")), innermost(lambda: arguments("nope", ()))])
+def imported(name):
+    try:
+        importlib.import_module(name)
+        return "ok"
+    except ImportError as error:
+        return type(error).__name__
+json.dumps({
+    "frames": [innermost(lambda: json.loads("{")), innermost(lambda: arguments("nope", ()))],
+    "imports": {name: imported(name) for name in ("_codecs_jp", "_codecs_iso2022", "unicodedata")},
+})
 `));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
-def test_line_tables_shrink_outside_the_panels_own_code(
-    files: dict[str, bytes], tmp_path: Path
-) -> None:
-    """A standard-library frame keeps its file and function but sits on the function's
-    first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
+@pytest.fixture(scope="module")
+def bundle_in_node(files: dict[str, bytes], tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """What BUNDLE_RUNNER prints, run on the bundle's own Pyodide files."""
+    if shutil.which("node") is None:
+        pytest.skip("needs Node (npm brings it)")
+    tmp_path = tmp_path_factory.mktemp("node")
     runtime = tmp_path / "pyodide"
     shutil.copytree(PYODIDE_DIR, runtime)
     (runtime / "pyodide.asm.wasm").write_bytes(decoded_twin(files, wasm_path(files)))
@@ -316,12 +327,48 @@ def test_line_tables_shrink_outside_the_panels_own_code(
     worker.write_bytes(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
     job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
     run = subprocess.run(
-        ["node", "--input-type=module", "-e", LINES_RUNNER, job],
+        ["node", "--input-type=module", "-e", BUNDLE_RUNNER, job],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
     )
-    in_stdlib, in_panel = json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_line_tables_shrink_outside_the_panels_own_code(bundle_in_node: Any) -> None:
+    """A standard-library frame keeps its file and function but sits on the function's
+    first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
+    in_stdlib, in_panel = bundle_in_node["frames"]
     assert in_stdlib[0].endswith("json/decoder.py") and in_stdlib[1] == in_stdlib[2]
     assert in_panel[0].endswith("widget/core/protocol.py") and in_panel[1] > in_panel[2]
+
+
+def test_the_cjk_codecs_are_gone_and_say_so(bundle_in_node: Any) -> None:
+    """The CJK codecs, whose tables the build zeroes, cannot be imported; other
+    built-in modules can."""
+    assert bundle_in_node["imports"] == {
+        "_codecs_jp": "ModuleNotFoundError",
+        "_codecs_iso2022": "ModuleNotFoundError",
+        "unicodedata": "ok",
+    }
+
+
+def test_an_unknown_wasm_asks_for_the_cjk_tables_to_be_found_again() -> None:
+    """Another Pyodide's wasm is refused with the command that maps its tables."""
+    with pytest.raises(ConfigError, match=r"python -m builder\.cjk_tables path/to/cpython"):
+        without_cjk_tables(b"\0asm\1\0\0\0")
+
+
+def test_the_cjk_tables_are_found_in_their_own_bytes(tmp_path: Path) -> None:
+    """A header's arrays are located in a wasm, their zero ends left out, and touching
+    ranges merged."""
+    headers = tmp_path / "Modules" / "cjkcodecs"
+    headers.mkdir(parents=True)
+    (headers / "mappings_xx.h").write_text(
+        "static const ucs2_t __a_decmap[3] = {\n0,258,U};\n"
+        "static const DBCHAR __b_encmap[2] = {\n772,N};\n"
+        "static const ucs2_t __c_decmap[1] = {\n1285};\n"
+    )
+    wasm = b"head" + b"\x02\x01\xfe\xff" + b"\x04\x03\xff\xff" + b"gap" + b"\x05\x05" + b"tail"
+    assert table_ranges(wasm, tmp_path) == [(4, 8), (15, 2)]
