@@ -66,8 +66,8 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
 // copies its memory once the panel's pure modules are imported, before any of its
-// code runs: no question, history or page data is in it yet. Once the first answer
-// is kept (`docsPanelAnswered`, called by the worker), that copy and the files
+// code runs: no question, history or page data is in it yet. Once the reader has a
+// first answer (`docsPanelAnswered`, called by the worker), that copy and the files
 // decoded from their twins go gzipped into Cache Storage; later starts take the
 // files from there (the browser gunzips natively, fzstd is JavaScript) and restore
 // the memory instead of booting Python again. Gzip's checksum catches a spoiled
@@ -108,8 +108,9 @@ async function keepWarmCopy({ files, memory }) {
     const current = [...twins.keys(), memoryKey];
     const stale = (await cache.keys()).filter((r) => !current.includes(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
+    // The memory first: it saves the most, and the files are fetched as usual without it.
+    if (memory) await cache.put(memoryKey, gzipped(new Blob([memory])));
     for (const [url, bytes] of files) await cache.put(url, gzipped(new Blob([await bytes])));
-    if (memory) await cache.put(memoryKey, gzipped(new Blob([memory]))); // last: after its files
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
   }

@@ -44,7 +44,10 @@ async def call(name: str, *values: Any) -> str:
     else:
         result = getattr(_tab, name)(**args)
         reply = await result if isinstance(result, Awaitable) else result
-    if reply.get("turn") is not None:  # an answer was kept: the loader may keep its warm start
+    # The reader has a first answer (its first words, or search results): the loader may
+    # keep its warm start now. Waiting for the answer's end lost the copy when the tab
+    # closed soon after: for the Python docs it takes about two seconds to keep.
+    if reply.get("turn") is not None or reply.get("text"):
         js.docsPanelAnswered()
     encoded = encode_reply(name, reply)
     value = reply.get("value")
