@@ -47,7 +47,7 @@ async def call(name: str, *values: Any) -> str:
     # The reader has a first answer (its first words, or search results): the loader may
     # keep its warm start now. Waiting for the answer's end lost the copy when the tab
     # closed soon after: for the Python docs it takes about two seconds to keep.
-    if reply.get("turn") is not None or reply.get("text"):
+    if reply.get("turn") is not None or (name == "pull" and reply.get("text")):
         js.docsPanelAnswered()
     encoded = encode_reply(name, reply)
     value = reply.get("value")
