@@ -1,7 +1,8 @@
 // Runs in Node at build time (builder/pyodide_bytecode.py starts it): loads the
 // bundled Pyodide with its whole standard library, imports what the worker
-// imports, records which standard-library modules that pulls in, and compiles
-// those and the worker's own modules to bytecode for this exact interpreter.
+// imports, records which standard-library and dependency modules that pulls in,
+// and compiles those and the worker's own modules to bytecode for this exact
+// interpreter.
 //
 //   node pyodide_bytecode.mjs JOB.json      JOB: {pyodide, sources, modules, out}
 //
@@ -93,9 +94,16 @@ def add(name, source, path):
 stdlib = zipfile.ZipFile(STDLIB[:-1])
 for entry in modules:
     add("stdlib/" + entry, stdlib.read(entry), STDLIB + entry)
+# The panel's own modules all ship; of its dependencies, what the traced paths imported
+# (bleach's html5lib brings tree builders for lxml and the DOM, filters its cleaner
+# never sets, a Genshi adapter: 76 KB of source).
+def imported(entry):
+    name = entry[:-3].replace("/", ".").removesuffix(".__init__")
+    return entry.startswith("widget/") or name in sys.modules
+
 sources = zipfile.ZipFile("/tmp/sources.zip")
 for entry in sorted(sources.namelist()):
-    if entry.endswith(".py"):
+    if entry.endswith(".py") and imported(entry):
         add("worker/" + entry, sources.read(entry), HOME + "/" + entry)
 out.close()
 `);

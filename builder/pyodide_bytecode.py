@@ -6,11 +6,12 @@ Node when they come compiled). Bytecode is tied to the exact interpreter, so it
 is made by that interpreter: ``pyodide_bytecode.mjs`` runs the bundled Pyodide
 under Node, imports what the worker imports (and what PyScript's own Python
 imports), records the standard-library modules that pulled in, and compiles
-those and the worker's modules::
+those and the worker's modules (all of the panel's own, and of its dependencies
+the modules that were imported)::
 
     compiled = compile_worker(worker_sources, pyscript_modules())
     compiled.stdlib      # {"json/decoder.pyc": b"...", ...}: the trimmed standard library
-    compiled.worker      # {"widget/core/render.pyc": b"...", ...}
+    compiled.worker      # {"widget/core/render.pyc": b"...", "bleach/__init__.pyc": ...}
 
 Hash-based, unchecked ``.pyc`` files (PEP 552) carry no timestamps, so the
 same sources give the same bytes. A run takes seconds, so results are cached
