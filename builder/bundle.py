@@ -56,9 +56,10 @@ MICROPYTHON_DIR = NODE_MODULES / "@micropython" / "micropython-webassembly-pyscr
 PYODIDE_DIR = NODE_MODULES / "pyodide"
 FZSTD_DIR = NODE_MODULES / "fzstd"
 
-# The chunks PyScript imports dynamically while the panel runs: its plugins'
-# small entry modules (always loaded) and the zip reader for `files`. The rest
-# (codemirror, xterm, TOML, pyodide_graph) serve features the panel never uses.
+# The chunks PyScript imports dynamically while the panel runs: its plugins' small
+# entry modules (always loaded). The rest serve features the panel never uses: the
+# zip reader for `files` (the shell's modules come as one JSON file), codemirror,
+# xterm, TOML, pyodide_graph.
 PYSCRIPT_DYNAMIC_CHUNKS = (
     "deprecations-manager",
     "donkey",
@@ -66,9 +67,9 @@ PYSCRIPT_DYNAMIC_CHUNKS = (
     "py-editor",
     "py-game",
     "py-terminal",
-    "zip",
 )
-MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
+# MicroPython's module fetches its wasm here; micropython_module() fetches the gzip twin.
+MICROPYTHON_WASM_FETCH = 'var response=fetch(binaryFile,{credentials:"same-origin"});'
 # Loaded by the panel's loader as they are; the wasm and the JS glue (see glue_body)
 # only as zstd twins.
 PYODIDE_FILES = ("pyodide.mjs",)
@@ -129,19 +130,18 @@ def pyscript_chunks(dist: Path = PYSCRIPT_DIST) -> list[str]:
     return sorted(wanted)
 
 
-def deterministic_zip(files: Iterable[tuple[str, bytes]], *, deflate: bool = True) -> bytes:
+def deterministic_zip(files: Iterable[tuple[str, bytes]]) -> bytes:
     """A zip whose bytes depend only on names and contents (fixed dates, sorted).
 
-    ``deflate=False`` stores the files as they are, for a zip that travels as a
-    gzip twin: one gzip stream compresses across files, and reading is a copy.
+    The files are stored as they are: the zip travels as a Zstandard twin, one
+    stream that compresses across files, and reading it is a copy.
     """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in sorted(files):
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9 if deflate else None)
+            archive.writestr(info, data)
     return buffer.getvalue()
 
 
@@ -181,15 +181,20 @@ SHARED_CORE = (
 UI words of every language are among them (the shell draws before the worker is up)."""
 
 
-def shell_zip() -> bytes:
-    """The MicroPython shell's modules (``main.py`` is loaded as the script itself), and
-    the core modules both runtimes share."""
+def shell_files() -> bytes:
+    """The MicroPython shell's modules (``main.py`` is loaded as the script itself) and
+    the core modules both runtimes share, as one gzipped JSON object of sources by path.
+
+    ``main.py`` writes them out before its first import. PyScript's ``files`` would
+    unpack a zip with a 70 KiB reader of its own, fetched after the zip; and one
+    gzip stream over all the sources is a quarter smaller than a zip of them.
+    """
     files = [f for f in _python_files(WIDGET / "shell", "shell") if f[0] != "shell/main.py"]
     files += [("widget/__init__.py", b""), ("widget/core/__init__.py", b"")]
     files += [
         (f"widget/core/{name}", (WIDGET / "core" / name).read_bytes()) for name in SHARED_CORE
     ]
-    return deterministic_zip(files)
+    return _gzip(_json({name: data.decode("utf-8") for name, data in files}))
 
 
 def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
@@ -205,7 +210,13 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     pyscript = runtime(PYSCRIPT_DIST.parent, "pyscript", [])
     for chunk in pyscript_chunks():
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
-    micropython = runtime(MICROPYTHON_DIR, "micropython", MICROPYTHON_FILES)
+    # MicroPython's folder, like Pyodide's, names the build's own module it holds.
+    micropython_js = micropython_module()
+    micropython = runtime(
+        MICROPYTHON_DIR, "micropython", ["micropython.wasm"], "-" + digest(micropython_js)[:8]
+    )
+    out[f"{micropython}/micropython.mjs"] = micropython_js
+    out[f"{micropython}/micropython.wasm.gz"] = _gzip(out[f"{micropython}/micropython.wasm"])
     # Pyodide's wasm and glue are the build's own transforms of the package's files: the
     # folder's name says which, since its files are cached for good under it.
     wasm, glue_js = pruned_wasm(PYODIDE_DIR), glue_body()
@@ -235,9 +246,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         pyscript_modules(p.read_text(encoding="utf-8") for p in chunks),
         PYODIDE_DIR,
     )
-    stdlib = deterministic_zip(compiled.stdlib.items(), deflate=False)
+    stdlib = deterministic_zip(compiled.stdlib.items())
     stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
-    worker = deterministic_zip(compiled.worker.items(), deflate=False)
+    worker = deterministic_zip(compiled.worker.items())
     worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=False)
     index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     index_name = hashed_name("index.json", index.encode("utf-8"))
@@ -259,7 +270,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         # The worker's interpreter module: Pyodide, through the panel's loader.
         "pyodide": hashed("pyodide-loader.mjs", _filled("pyodide-loader.mjs", LOADER_MARK, loader)),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
-        "shellZip": hashed("shell.zip", shell_zip()),
+        "shellFiles": hashed("shell.json.gz", shell_files()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
@@ -296,6 +307,17 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     embed = _filled("embed.js", MANIFEST_MARK, embedded).decode("utf-8")
     out["embed.js"] = _JS_NOISE.sub("", embed).encode("utf-8")
     return out
+
+
+def micropython_module() -> bytes:
+    """MicroPython's module, its wasm fetched as the gzip twin beside it and decoded by
+    embed.js's ``gunzipped`` unless the host decoded it already: a host that compresses
+    nothing sent 436 KiB of wasm instead of 191 (the wasm stays, for its fallback)."""
+    source = (MICROPYTHON_DIR / "micropython.mjs").read_text(encoding="utf-8")
+    if source.count(MICROPYTHON_WASM_FETCH) != 1:
+        raise ConfigError("micropython.mjs changed shape: its wasm's fetch was not found")
+    twin = 'var response=globalThis.__docsPanel.gunzipped(binaryFile+".gz","application/wasm");'
+    return source.replace(MICROPYTHON_WASM_FETCH, twin).encode("utf-8")
 
 
 def glue_body() -> bytes:

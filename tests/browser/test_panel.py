@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
@@ -65,6 +66,28 @@ def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:
     ask(page, "How do I retry a job that failed?")
     links = result_links(page)
     assert links and all(link.startswith("/api/") for link in links), links
+
+
+def test_gzip_twins_load_whether_or_not_the_browser_decoded_them(
+    page: Page, site: Site, watch: Watch
+) -> None:
+    """The shell's modules and MicroPython's wasm come as .gz twins (never PyScript's zip
+    reader), also from a host that labels them Content-Encoding: gzip, so the browser
+    hands them over decoded."""
+
+    def decoded(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=gzip.decompress(response.body()))
+
+    page.route(re.compile(r"/docs-panel/.*\.gz$"), decoded)
+    page.goto(site.url)
+    open_panel(page)
+    wait_ready(page)
+    ask(page, "rate limits")
+    assert result_links(page)
+    assert [url for url in watch.requests if url.endswith("/micropython.wasm.gz")]
+    assert [url for url in watch.requests if re.search(r"/shell\.\w+\.json\.gz$", url)]
+    assert not [url for url in watch.requests if "/zip-" in url or url.endswith(".zip")]
 
 
 def test_config_typo_logs_one_error_and_the_panel_works(

@@ -18,7 +18,10 @@ from builder import pyodide_wasm
 from builder.bundle import (
     LOADER_MARK,
     MANIFEST_MARK,
+    MICROPYTHON_DIR,
+    MICROPYTHON_WASM_FETCH,
     PYODIDE_DIR,
+    ROOT,
     bundle_files,
     deterministic_zip,
     hashed_name,
@@ -164,7 +167,27 @@ def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
     folders = {name.split("/")[1] for name in files if name.startswith("runtime/")}
     pyodide = next(folder for folder in folders if folder.startswith("pyodide-"))
     assert re.fullmatch(r"pyodide-314\.0\.8-[0-9a-f]{8}", pyodide)
-    assert folders == {pyodide, "micropython-1.28.0-6", "pyscript-0.7.31", "fzstd-0.1.1"}
+    micropython = next(folder for folder in folders if folder.startswith("micropython-"))
+    assert re.fullmatch(r"micropython-1\.28\.0-6-[0-9a-f]{8}", micropython)
+    assert folders == {pyodide, micropython, "pyscript-0.7.31", "fzstd-0.1.1"}
+
+
+def test_micropython_fetches_its_wasm_as_the_gzip_twin(files: dict[str, bytes]) -> None:
+    """MicroPython's module asks embed.js for the wasm's .gz twin, which ships beside the
+    wasm and decodes to it; the module changes in that one place."""
+    module = manifest(files)["micropython"]
+    wasm = module.replace(".mjs", ".wasm")
+    patched = files[module].decode()
+    assert 'globalThis.__docsPanel.gunzipped(binaryFile+".gz","application/wasm")' in patched
+    original = (MICROPYTHON_DIR / "micropython.mjs").read_text(encoding="utf-8")
+    assert patched.replace(patched_fetch(patched), MICROPYTHON_WASM_FETCH) == original
+    assert gzip.decompress(files[wasm + ".gz"]) == files[wasm]
+
+
+def patched_fetch(module: str) -> str:
+    match = re.search(r"var response=globalThis\.__docsPanel\.gunzipped\([^;]*\);", module)
+    assert match
+    return match.group(0)
 
 
 def test_the_wasm_keeps_only_the_exports_javascript_calls() -> None:
@@ -217,11 +240,11 @@ def exports(wasm: bytes | Path) -> set[str]:
 
 
 def test_only_used_pyscript_chunks_ship() -> None:
-    """Editor, terminal and TOML chunks (codemirror, xterm) are left out."""
+    """Editor, terminal, TOML and zip-reader chunks (codemirror, xterm, zip.js) are left out."""
     chunks = pyscript_chunks()
     assert "core.js" in chunks
-    assert not [c for c in chunks if c.startswith(("codemirror", "xterm", "toml", "pyodide_graph"))]
-    assert any(c.startswith("zip-") for c in chunks)
+    unused = ("codemirror", "xterm", "toml", "pyodide_graph", "zip-")
+    assert not [c for c in chunks if c.startswith(unused)]
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
@@ -239,6 +262,20 @@ def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> No
     assert not [n for n in names if "__pycache__" in n or n.endswith(".py")]
 
 
+def test_worker_zip_leaves_out_dependency_modules_never_imported(
+    files: dict[str, bytes],
+) -> None:
+    """Of bleach's html5lib, the etree tree builder the cleaner uses ships; the lxml and
+    DOM ones, and markdown-it's command line, do not."""
+    names = zip_names(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
+    html5lib = "bleach/_vendor/html5lib/"
+    assert f"{html5lib}treebuilders/etree.pyc" in names
+    assert f"{html5lib}treebuilders/etree_lxml.pyc" not in names
+    assert f"{html5lib}treebuilders/dom.pyc" not in names
+    assert "markdown_it/cli/parse.pyc" not in names
+    assert "widget/core/index_build.pyc" in names  # the panel's own modules all ship
+
+
 def test_pyscript_imports_are_read_from_its_bundle() -> None:
     """The Python PyScript carries as "name.py": "source" pairs gives its absolute imports."""
     bundle = 'x={pyscript:{"__init__.py":"import json\\nfrom pyscript.ffi import to_js\\n",'
@@ -246,9 +283,12 @@ def test_pyscript_imports_are_read_from_its_bundle() -> None:
     assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
-def test_shell_zip_carries_the_shared_core(files: dict[str, bytes]) -> None:
-    """The shell gets its modules plus the core modules it shares with the worker, no more."""
-    names = set(zip_names(files[manifest(files)["shellZip"]]))
+def test_shell_files_carry_the_shared_core(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus the core modules it shares with the worker, no more,
+    as sources by path in one gzipped JSON object."""
+    shell = json.loads(gzip.decompress(files[manifest(files)["shellFiles"]]))
+    assert shell["widget/core/protocol.py"] == (ROOT / "widget/core/protocol.py").read_text()
+    names = set(shell)
     shared = {"widget/core/protocol.py", "widget/core/lifecycle.py", "widget/core/i18n.py"}
     assert {"shell/panel.py", "widget/core/locales/ar.py"} | shared <= names
     assert "widget/core/history.py" not in names and "shell/main.py" not in names

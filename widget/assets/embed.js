@@ -89,6 +89,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     language,
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
+    shellFiles: null, // a promise of the shell's modules: {path: source} as JSON
     toggle: null,
     open: null, // the shell's: open the panel and focus the question box
     returnFocus: null, // where focus goes back when the panel closes
@@ -107,6 +108,25 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     relativeTime: (lang, value, unit) => {
       const format = (l) => new Intl.RelativeTimeFormat(l, { numeric: "auto" }).format(value, unit);
       try { return format(lang); } catch (e) { return format("en"); }
+    },
+    // A gzip twin, decoded here unless the host labelled it Content-Encoding: gzip and
+    // the browser decoded it already: a host that compresses nothing sends it small too.
+    // The shell's modules come this way, and MicroPython's wasm (build.py's micropython.mjs).
+    gunzipped: async (url, type) => {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+      const [probe, body] = response.body.tee();
+      const reader = probe.getReader();
+      let head = [];
+      while (head.length < 2) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        head = [...head, ...value.subarray(0, 2)];
+      }
+      reader.cancel();
+      const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+      const decoded = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+      return new Response(decoded, { headers: { "Content-Type": type } });
     },
   });
 
@@ -166,17 +186,18 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     css.rel = "stylesheet";
     css.href = bridge.urls.css;
     root.append(css);
+    // The shell's modules, fetched while PyScript and MicroPython load; its main.py
+    // writes them out before its first import.
+    bridge.shellFiles = bridge.gunzipped(bridge.urls.shellFiles, "application/json")
+      .then((r) => r.text());
     const shell = d.createElement("script");
     shell.type = "mpy";
     shell.src = bridge.urls.shell;
-    shell.setAttribute("config", JSON.stringify({
-      interpreter: bridge.urls.micropython,
-      files: { [bridge.urls.shellZip]: "./*" },
-    }));
+    shell.setAttribute("config", JSON.stringify({ interpreter: bridge.urls.micropython }));
     // The config element must exist before core.js runs: PyScript reads config
     // once, and otherwise fetches its interpreter from a CDN.
     d.body.append(shell);
-    await import(bridge.urls.pyscript);
+    await Promise.all([bridge.shellFiles, import(bridge.urls.pyscript)]);
   })().catch((e) => {
     booting = null;
     launcher.removeAttribute("aria-busy");

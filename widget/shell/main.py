@@ -1,19 +1,45 @@
 """The shell's entry script (MicroPython, main thread).
 
-embed.js loads this as ``<script type="mpy">`` with the shell's modules unpacked
-next to it, after drawing the launcher; it hands over through ``window.__docsPanel``.
+embed.js loads this as ``<script type="mpy">`` after drawing the launcher and
+fetches the shell's modules meanwhile, as one JSON object of sources by path
+(``bridge.shellFiles``); this writes them out beside it, then starts the panel.
+It hands over through ``window.__docsPanel``.
 """
 
 import asyncio
+import json
+import os
+
+from pyscript import window
+
+
+def unpack(files):
+    """Write ``{"shell/panel.py": "source", ...}`` under the current folder."""
+    folders = set()
+    for path, source in files.items():
+        parts = path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder not in folders:
+                folders.add(folder)
+                try:
+                    os.mkdir(folder)
+                except OSError:  # already there: a second panel script, or a reload
+                    pass
+        with open(path, "w") as file:
+            file.write(source)
 
 
 async def main():
     # The interpreter's start, the shell's imports and the first draw are a task each:
     # run as one, they held the page for 130-220 ms (DESIGN 9: none over 100 ms).
-    await asyncio.sleep(0)
+    # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
+    # a timer, however short, hands the page back first.
+    unpack(json.loads(await window.__docsPanel.shellFiles))
+    await asyncio.sleep_ms(1)
     from shell.panel import Panel
 
-    await asyncio.sleep(0)
+    await asyncio.sleep_ms(1)
     Panel().start()
 
 
