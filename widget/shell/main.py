@@ -10,7 +10,7 @@ import asyncio
 import json
 import os
 
-from pyscript import window
+import js  # not pyscript's window: importing pyscript is the panel's import task's work
 
 
 def unpack(files):
@@ -35,7 +35,7 @@ async def main():
     # run as one, they held the page for 130-220 ms (DESIGN 9: none over 100 ms).
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
-    unpack(json.loads(await window.__docsPanel.shellFiles))
+    unpack(json.loads(await js.window.__docsPanel.shellFiles))
     await asyncio.sleep_ms(1)
     from shell.panel import Panel
 
