@@ -359,7 +359,7 @@ def with_gzip_twins(files: Mapping[str, bytes]) -> dict[str, bytes]:
     """Add ``name.gz`` beside each compressible file where gzip actually saves bytes."""
     out = dict(files)
     for name, data in files.items():
-        if name + ".zst" in files:  # the loader fetches its twin
+        if name + ".zst" in files or name + ".gz" in files:  # its twin is made already
             continue
         if name.endswith(COMPRESSIBLE) and len(data) >= MIN_GZIP_SIZE:
             packed = _gzip(data)
