@@ -16,7 +16,8 @@ brings a small one (``fzstd``). The standard library is trimmed to the modules
 the worker imports, there is no package lock, and the worker's Python and that
 library come as bytecode for the bundled Pyodide (:mod:`builder.pyodide_bytecode`).
 
-    >>> files = bundle_files(index_payload={"format": 1, "version": "v", "sections": []})
+    >>> from widget.core.index_build import build_index
+    >>> files = bundle_files(build_index([]))
     >>> "embed.js" in files
     True
 
@@ -41,6 +42,7 @@ from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
+from widget.core.index_build import split_index
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -250,9 +252,14 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
     worker = deterministic_zip(compiled.worker.items())
     worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=False)
-    index = json.dumps(index_payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    index_name = hashed_name("index.json", index.encode("utf-8"))
-    twin(index_name, index.encode("utf-8"), "application/json", keep=True)
+    # A large site's index comes as a head and parts the worker fetches for a question.
+    head, parts = split_index(index_payload)
+    for key, part in parts.items():
+        data = _json(part)
+        name = hashed_name(f"index-{key}.json", data)
+        head["parts"]["files"][key] = twin(name, data, "application/json", keep=False)
+    index = _json(head)
+    index_name = twin(hashed_name("index.json", index), index, "application/json", keep=True)
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
         "pyodide": f"{pyodide}/pyodide.mjs",
@@ -347,7 +354,7 @@ def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:
     return filled.encode("utf-8")
 
 
-def _json(values: Mapping[str, object]) -> bytes:
+def _json(values: object) -> bytes:
     return json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 

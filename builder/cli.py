@@ -83,7 +83,7 @@ def build(site: Path, out: Path | None = None, base: str = "/") -> BuildReport:
     out = (out or site / PANEL_FOLDER).resolve()
     sections = rebase(extract_site(site.resolve(), exclude=out), base)
     files = bundle_files(build_index(sections))
-    index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index."))
+    index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
     return BuildReport(

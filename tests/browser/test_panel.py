@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from builder.cli import build
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
@@ -55,6 +57,38 @@ def test_ask_before_ready_then_follow_a_result(page: Page, site: Site) -> None:
     if anchor:
         expect(page.locator(f"[id='{anchor}']")).to_be_attached()
     expect(page.get_by_role("heading").first).to_be_visible()
+
+
+def test_a_large_site_fetches_only_the_index_parts_a_question_reads(
+    page: Page, site: Site, watch: Watch, tmp_path: Path
+) -> None:
+    """Past SPLIT_BYTES, the index comes in parts: a question reads a few of them, and
+    its results show the right page with its text."""
+    for n in range(400):  # 1,200 sections of 80 words no other section uses
+        words = [" ".join(f"w{n}x{s}y{k}" for k in range(80)) for s in range(3)]
+        body = "".join(f"\n\n## Part {s}\n\n{text}" for s, text in enumerate(words))
+        (tmp_path / f"p{n}.md").write_text(f"# Page {n}{body}", encoding="utf-8")
+    (tmp_path / "valve.md").write_text(
+        "# Zephyr valve\n\nThe zephyr valve releases pressure from the boiler.", encoding="utf-8"
+    )
+    build(tmp_path, site.root / "large" / "docs-panel", base="/large/")
+    parts = list((site.root / "large" / "docs-panel").glob("index-*.zst"))
+    page.goto(
+        site.add_page(
+            "/large/index.html",
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Large</title>'
+            '<script src="/large/docs-panel/embed.js" async></script></head>'
+            "<body><h1>Large</h1></body></html>",
+        )
+    )
+    open_panel(page)
+    ask(page, "How does the zephyr valve release pressure?")  # answered by the demo model
+    sources = page.get_by_role("list", name="Sources")
+    expect(sources.get_by_role("link").first).to_have_attribute("href", "/large/valve.html")
+    expect(page.get_by_text("The zephyr valve releases pressure from the boiler.")).to_be_visible()
+    fetched = [url for url in watch.requests if "/large/docs-panel/index-" in url]
+    assert {"text", "terms"} == {re.findall(r"index-(\w+)-", url)[0] for url in fetched}
+    assert len(fetched) < len(parts) // 4, fetched
 
 
 def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:

@@ -33,9 +33,11 @@ from builder.cjk_tables import table_ranges, without_cjk_tables
 from builder.pyodide_bytecode import pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
+from widget.core.docs_index import Section, load_index
 from widget.core.errors import ConfigError
+from widget.core.index_build import SPLIT_BYTES, build_index
 
-PAYLOAD = {"format": 1, "version": "test", "sections": []}
+PAYLOAD = build_index([Section("/a.html", "A", "A", "Alpha.")])
 
 
 @pytest.fixture(scope="module")
@@ -154,11 +156,24 @@ def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, 
     assert {stdlib.read(n)[4:8] for n in names} == {b"\x01\0\0\0"}
 
 
-def test_index_name_changes_with_its_content(files: dict[str, bytes]) -> None:
-    """A different index gets a different hashed name, so caches never serve a stale one."""
-    other = bundle_files({**PAYLOAD, "version": "other"})
-    assert manifest(other)["index"] != manifest(files)["index"]
-    assert loader_manifest(other)["workerZip"] == loader_manifest(files)["workerZip"]
+def test_a_large_index_comes_as_a_head_and_parts(files: dict[str, bytes]) -> None:
+    """A site past SPLIT_BYTES of text gets an index head whose parts are hashed Zstandard
+    twins beside it; the head's name changes with them, so caches never serve a stale one."""
+    words = [" ".join(f"w{n}x{k}" for k in range(80)) for n in range(2 * SPLIT_BYTES // 600)]
+    sections = (Section(f"/p{n}.html", "P", "P", text) for n, text in enumerate(words))
+    large = bundle_files(build_index(sections))
+    assert manifest(large)["index"] != manifest(files)["index"]
+    assert loader_manifest(large)["workerZip"] == loader_manifest(files)["workerZip"]
+    head = json.loads(decoded_twin(large, manifest(large)["index"]))
+    index = load_index(head)
+    keys = index.parts_needed("w7x3")
+    assert keys and all(key.startswith("terms-") for key in keys)
+    for key in keys:
+        part = decoded_twin(large, index.part_file(key))
+        assert index.part_file(key) == hashed_name(f"index-{key}.json", part)
+        index.add_part(key, json.loads(part))
+    assert index.parts_needed("w7x3") == ["text-0"]
+    assert json.loads(decoded_twin(files, manifest(files)["index"]))["parts"]["files"] == {}
 
 
 def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from widget.core.docs_index import Section, _page_share, load_index
 from widget.core.errors import DocsIndexError
-from widget.core.index_build import TEXT_LIMIT, build_index
+from widget.core.index_build import TEXT_LIMIT, build_index, split_index
 from widget.core.packed import pack, unpack
 from widget.core.text import query_terms
 
@@ -170,11 +170,59 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 3
+    assert payload["format"] == 4
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
     assert len(loaded) == len(SECTIONS)
+
+
+def _split(part_bytes: int = 400) -> tuple[dict[str, object], dict[str, object]]:
+    """The fixture's payload split into small parts, files named by key."""
+    head, parts = split_index(build_index(SECTIONS), part_bytes, split_bytes=0)
+    head["parts"]["files"] = {key: f"{key}.json" for key in parts}
+    return head, parts
+
+
+@pytest.mark.parametrize("query", ["json dumps indent", "decode a JSON document", "zzz"])
+def test_a_split_index_searches_as_one_piece_once_its_parts_are_added(query: str) -> None:
+    """Parts come in two rounds (postings, then the hits' texts); the hits are the same."""
+    head, parts = _split()
+    assert "terms" not in head and "text" not in head["sections"]  # type: ignore[operator]
+    index = load_index(json.loads(json.dumps(head)))
+    rounds = 0
+    while needed := index.parts_needed(query, addresses=["/lib/json.html#decoders"]):
+        assert len(needed) < len(parts)
+        for key in needed:
+            index.add_part(key, json.loads(json.dumps(parts[key])))
+        rounds += 1
+    assert rounds == 2
+    assert index.search(query) == INDEX.search(query)
+    assert index.lookup("/lib/json.html#decoders") == SECTIONS[1]
+
+
+def test_a_split_index_refuses_to_search_or_show_what_was_not_added() -> None:
+    """A search or a section whose parts are missing is a clear error, not an empty result."""
+    head, parts = _split()
+    index = load_index(head)
+    with pytest.raises(DocsIndexError, match="parts_needed"):
+        index.search("json")
+    for key in index.parts_needed("json"):
+        index.add_part(key, parts[key])
+    with pytest.raises(DocsIndexError, match="parts_needed"):
+        index.search("json")
+    assert index.page_title("/lib/json.html#decoders") == SECTIONS[1].page_title
+
+
+@pytest.mark.parametrize(
+    ("key", "payload"),
+    [("text-0", ["too few"]), ("text-0", 5), ("terms-0", {"zzzz": "00/00"}), ("nope-1", [])],
+)
+def test_a_part_that_does_not_fit_is_rejected(key: str, payload: object) -> None:
+    """A part of the wrong length, kind or terms (a stale or damaged file) raises."""
+    index = load_index(_split()[0])
+    with pytest.raises(DocsIndexError, match="part"):
+        index.add_part(key, payload)
 
 
 def test_long_text_is_capped_but_fully_searchable() -> None:
@@ -221,6 +269,9 @@ _COUNT = len(SECTIONS)
         (_broken(("sections", "page"), pack([999] * _COUNT)), "past the pages"),
         (_broken(("terms",), ["json"]), "'terms'"),
         (_broken(("terms", "json"), 5), "'terms'"),
+        (_broken(("parts",), {"text": "0", "terms": [], "files": {}}), "'parts'"),
+        (_broken(("parts",), {"text": "", "terms": ["b", "a"], "files": {}}), "'parts'"),
+        (_broken(("parts",), []), "'parts'"),
     ],
 )
 def test_malformed_payloads_are_rejected_on_load(payload: object, message: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from widget.core.docs_index import Section
-from widget.core.index_build import build_index
+from widget.core.index_build import build_index, split_index
 from widget.core.protocol import CALLS, decode_reply, encode_reply
 
 SECTIONS = [
@@ -25,16 +25,29 @@ SECTIONS = [
 PAGE = "https://docs.example.org/guides/index.html"
 
 
+# The index as the bundle serves it: a head and parts beside it (split small, so a
+# question reads some parts, in two rounds).
+HEAD, PARTS = split_index(build_index(SECTIONS), part_bytes=40, split_bytes=0)
+HEAD["parts"]["files"] = {key: f"index-{key}.json" for key in PARTS}
+FILES = {"/index.json": HEAD} | {f"/index-{key}.json": part for key, part in PARTS.items()}
+
+
 class Response:
     ok, status = True, 200
 
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+
     async def arrayBuffer(self) -> Any:  # the browser's name
-        body = json.dumps(build_index(SECTIONS)).encode()
-        return types.SimpleNamespace(to_bytes=lambda: body)  # as a JsBuffer gives it
+        return types.SimpleNamespace(to_bytes=lambda: self.body)  # as a JsBuffer gives it
 
 
 async def fetch(url: str, *args: object) -> Response:
-    return Response()
+    fetched.append(url)
+    return Response(json.dumps(FILES[url]).encode())
+
+
+fetched: list[str] = []
 
 
 @pytest.fixture
@@ -88,8 +101,10 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
     assert reply("restore", tab.restore(None, None)).conversation is None
     question = "how do I retry? token=ghp_FAKE0123456789abcdefghijklmnopqrstuv"
-    asked = reply("ask", tab.ask(question, "", "", ""))
+    fetched.clear()
+    asked = reply("ask", run(tab.ask(question, "", "", "")))
     assert asked.streaming is False and "[redacted" in asked.question
+    assert 0 < len(fetched) < len(PARTS)  # only the parts this question reads
     assert asked.turn.results[0].address.startswith("/")
     stored = reply("save", tab.save(None, False)).value
     assert stored is not None
@@ -116,13 +131,13 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     # The model path streams with fetch: stand a finished stream in for it.
     stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
     tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream
-    asked = reply("ask", tab.ask("how do I retry a job", "", "", ""))
+    asked = reply("ask", run(tab.ask("how do I retry a job", "", "", "")))
     assert asked.streaming is True and json.loads(asked.in_flight)["status"] == "stopped"
     stopped = reply("finish", tab.finish("stopped"))
     assert stopped.turn.status == "stopped" and "Retry it" in stopped.turn.answer
     assert stopped.turn.sources[0].ref == 1
 
-    assert reply("ask", tab.ask("retry a job with backoff", "", "", "")).streaming
+    assert reply("ask", run(tab.ask("retry a job with backoff", "", "", ""))).streaming
     stream.error = "HTTP 500"
     failed = reply("finish", tab.finish("failed"))
     assert failed.turn.status == "results" and failed.turn.results

@@ -180,8 +180,11 @@ def plan_answer(
     quote: str = "",
     previous: Conversation | None = None,
 ) -> Plan:
-    """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up."""
-    query = f"{question} {quote}" if quote else question
+    """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up.
+
+    The parts of a split index that :func:`parts_to_plan` names must be added first.
+    """
+    query = _query(question, quote)
     hits = tuple(index.search(query, prefix=scope_prefix(config, scope_id), limit=MAX_RESULTS))
     context = [hit.section for hit in hits[:CONTEXT_SECTIONS]]
     for section in primed_sections(index, previous):
@@ -197,16 +200,43 @@ def plan_answer(
     )
 
 
+def parts_to_plan(
+    index: DocsIndex,
+    config: Config,
+    question: str,
+    *,
+    scope_id: str | None,
+    quote: str = "",
+    previous: Conversation | None = None,
+) -> list[str]:
+    """The index parts :func:`plan_answer` reads that are not added yet (same arguments);
+    ask again once they are in: the texts needed are known once the postings are."""
+    return index.parts_needed(
+        _query(question, quote),
+        prefix=scope_prefix(config, scope_id),
+        limit=MAX_RESULTS,
+        addresses=[source.address for source in _primed_sources(previous)],
+    )
+
+
 def primed_sections(index: DocsIndex, previous: Conversation | None) -> list[Section]:
     """Up to three sections the last answer cited, as the current index has them.
 
     A section no longer in the index is dropped, never trusted from storage.
     """
-    answered = [turn for turn in previous.turns if turn.sources] if previous else []
-    if not answered:
-        return []
-    found = (index.lookup(source.address) for source in answered[-1].sources)
+    found = (index.lookup(source.address) for source in _primed_sources(previous))
     return [section for section in found if section is not None][:PRIMED_SECTIONS]
+
+
+def _query(question: str, quote: str) -> str:
+    """What a question is searched with: a quoted passage's words count too."""
+    return f"{question} {quote}" if quote else question
+
+
+def _primed_sources(previous: Conversation | None) -> tuple[Source, ...]:
+    """The sources the last answer with any cited."""
+    answered = [turn for turn in previous.turns if turn.sources] if previous else []
+    return answered[-1].sources if answered else ()
 
 
 def cited_sources(answer: str, context: Sequence[Source]) -> tuple[Source, ...]:

@@ -58,6 +58,19 @@ index builds a few dozen Python objects per column instead of one per cell
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
+- ``parts`` (a large site only; ``index_build.split_index``): the sections'
+  ``text`` and the ``terms`` are left out of the payload and come in files of
+  their own, ``files`` (part key → file name, beside the index): ``text-N``
+  holds the texts of a run of sections (``parts.text``: the first section of
+  each run, packed), ``terms-N`` the postings of a run of terms in sorted order
+  (``parts.terms``: the first term of each run). Before a search, the shell
+  adds the parts :meth:`DocsIndex.parts_needed` names, so a question fetches
+  the few parts it reads instead of the whole index::
+
+      while needed := index.parts_needed(query):
+          for key in needed:
+              index.add_part(key, fetch_json(index.part_file(key)))
+      hits = index.search(query)
 """
 
 from __future__ import annotations
@@ -65,7 +78,8 @@ from __future__ import annotations
 import gc
 import math
 import re
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
 from operator import add, and_, mul, neg
@@ -76,7 +90,7 @@ from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
 
-FORMAT = 3
+FORMAT = 4
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
@@ -187,14 +201,19 @@ def load_index(payload: object) -> DocsIndex:
     version = payload.get("version")
     if not (isinstance(version, str) and version):
         raise DocsIndexError(f"index.json has no version; {_REBUILD}")
+    text_starts, term_starts, files = _parts(payload)
     pages = _table(payload, "pages", strings=("path", "title"), packed=())
     sections = _table(
         payload,
         "sections",
-        strings=("anchor", "title", "breadcrumb", "text"),
+        strings=("anchor", "title", "breadcrumb") + (() if text_starts else ("text",)),
         packed=("page", "title_terms", "links"),
     )
-    postings = payload.get("terms")
+    if text_starts:
+        sections["text"] = [None] * len(sections["anchor"])
+        if text_starts[0] != 0 or text_starts[-1] >= len(sections["anchor"]):
+            raise DocsIndexError(f"index.json: 'parts.text' does not fit the sections; {_REBUILD}")
+    postings = {} if term_starts else payload.get("terms")
     if not isinstance(postings, dict) or not set(map(type, postings.values())) <= {str}:
         raise DocsIndexError(f"index.json: 'terms' must map terms to strings; {_REBUILD}")
     paths: list[str] = pages["path"]
@@ -219,6 +238,9 @@ def load_index(payload: object) -> DocsIndex:
         _prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
         _postings=postings,
         _page_share=_page_share(len(paths)),
+        _text_starts=text_starts,
+        _term_starts=term_starts,
+        _files=files,
     )
     # The index lives as long as the worker: its objects are moved out of the
     # cyclic collector's reach, or a collection that happens to fall in a
@@ -226,6 +248,31 @@ def load_index(payload: object) -> DocsIndex:
     gc.collect()
     gc.freeze()
     return index
+
+
+def _parts(payload: dict[str, Any]) -> tuple[list[int], list[str], dict[str, str]]:
+    """A split payload's ``parts``: first sections of the text parts, first terms of the
+    term parts, and the files of both (all empty for a payload in one piece)."""
+    parts = payload.get("parts", {})
+    text = parts.get("text", "") if isinstance(parts, dict) else None
+    term_starts = parts.get("terms", []) if isinstance(parts, dict) else None
+    files = parts.get("files", {}) if isinstance(parts, dict) else None
+    text_starts = unpack(text) if isinstance(text, str) else []
+    expected = [f"text-{n}" for n in range(len(text_starts))]
+    expected += [f"terms-{n}" for n in range(len(term_starts or []))]
+    if (
+        not isinstance(text, str)
+        or min(text_starts, default=0) < 0
+        or text_starts != sorted(set(text_starts))
+        or not isinstance(term_starts, list)
+        or not set(map(type, term_starts)) <= {str}
+        or term_starts != sorted(set(term_starts))
+        or not isinstance(files, dict)
+        or sorted(files) != sorted(expected)
+        or not set(map(type, files.values())) <= {str}
+    ):
+        raise DocsIndexError(f"index.json: 'parts' is malformed; {_REBUILD}")
+    return text_starts, term_starts, files
 
 
 def _page_share(pages: int) -> float:
@@ -269,6 +316,16 @@ def _link_priors(links: Sequence[int]) -> list[float]:
 
 
 # --- Searching ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Ranking:
+    """A search's ``(score, section)`` hits, best first; its terms' weights (for
+    snippets); the most the query could score."""
+
+    hits: list[tuple[float, int]]
+    weights: dict[str, float]
+    best_possible: float
 
 
 class _Tally:
@@ -324,8 +381,16 @@ class DocsIndex:
     _page_of: list[int] = field(repr=False)
     _link_prior: list[float] = field(repr=False)  # per section, a factor on its score
     _prior: list[float] = field(repr=False)  # per section, the same times its page's prior
-    _postings: Mapping[str, str] = field(repr=False)
+    _postings: dict[str, str] = field(repr=False)
     _page_share: float = field(repr=False)  # see PAGE_SHARES
+    # A split payload's parts (empty in one piece): see the module doc.
+    _text_starts: list[int] = field(repr=False)
+    _term_starts: list[str] = field(repr=False)
+    _files: Mapping[str, str] = field(repr=False)
+    _added: set[str] = field(default_factory=set, repr=False)
+    # The last search's ranking, by its arguments: parts_needed ranks to know which
+    # texts the hits need, and the search that follows does not rank again.
+    _last: dict[tuple[str, str | None, int], _Ranking] = field(default_factory=dict, repr=False)
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it."""
@@ -339,15 +404,82 @@ class DocsIndex:
     def __len__(self) -> int:
         return len(self._addresses)
 
+    def page_title(self, address: str) -> str | None:
+        """The title of the page of the section at ``address``, if the index has it."""
+        number = self._by_address.get(address)
+        return None if number is None else self._page_titles[self._page_of[number]]
+
+    def parts_needed(
+        self,
+        query: str,
+        *,
+        prefix: str | None = None,
+        limit: int = 8,
+        addresses: Iterable[str] = (),
+    ) -> list[str]:
+        """The parts to add before ``search(query, prefix=…, limit=…)`` and ``lookup`` of
+        each of ``addresses`` can run (none for a payload in one piece): the postings of
+        the query's terms first; once those are in, the texts of the sections found."""
+        missing = self._missing_terms(query)
+        if missing or not self._text_starts:
+            return missing
+        numbers = [number for _, number in self._ranking(query, prefix, limit).hits]
+        numbers += [n for n in map(self._by_address.get, addresses) if n is not None]
+        keys = {f"text-{bisect_right(self._text_starts, n) - 1}" for n in numbers}
+        return sorted(keys - self._added)
+
+    def part_file(self, key: str) -> str:
+        """The file (beside the index) that holds part ``key``."""
+        return self._files[key]
+
+    def add_part(self, key: str, payload: object) -> None:
+        """Add part ``key`` (a name :meth:`parts_needed` gave), parsed from its file."""
+        kind, _, number = key.partition("-")
+        if key not in self._files:
+            raise DocsIndexError(f"index.json has no part {key!r}; {_REBUILD}")
+        n = int(number)
+        if kind == "text":
+            starts = [*self._text_starts, len(self)]
+            texts = self._columns["text"]
+            if not (
+                isinstance(payload, list)
+                and len(payload) == starts[n + 1] - starts[n]
+                and set(map(type, payload)) <= {str}
+            ):
+                raise DocsIndexError(f"index part {key} does not fit the index; {_REBUILD}")
+            texts[starts[n] : starts[n + 1]] = payload
+        else:
+            if not (
+                isinstance(payload, dict)
+                and set(map(type, payload.values())) <= {str}
+                and {self._term_part(term) for term in payload} <= {n}
+            ):
+                raise DocsIndexError(f"index part {key} does not fit the index; {_REBUILD}")
+            self._postings.update(payload)
+        self._added.add(key)
+
+    def _missing_terms(self, query: str) -> list[str]:
+        """The term parts not added yet that hold the postings of ``query``'s terms."""
+        if not self._term_starts:
+            return []
+        words = {word for asked in query_terms(query) for word in (asked.term, *asked.aliases)}
+        return sorted({f"terms-{self._term_part(word)}" for word in words} - self._added)
+
+    def _term_part(self, term: str) -> int:
+        return max(0, bisect_right(self._term_starts, term) - 1)
+
     def _section(self, number: int) -> Section:
         """Sections are made when asked for: most of a big index is never shown."""
         columns = self._columns
         crumbs = columns["breadcrumb"][number]
+        text = columns["text"][number]
+        if text is None:
+            raise DocsIndexError("a section's text part was not added: see parts_needed")
         return Section(
             address=self._addresses[number],
             page_title=self._page_titles[self._page_of[number]],
             title=columns["title"][number],
-            text=columns["text"][number],
+            text=text,
             breadcrumb=tuple(crumbs.split(CRUMB)) if crumbs else (),
             links=columns["links"][number],
         )
@@ -360,24 +492,34 @@ class DocsIndex:
         Only sections whose address starts with ``prefix`` when given (a scope
         such as ``/api/``). A query of only stopwords finds nothing.
         """
-        asked = query_terms(query)
-        if not asked or limit <= 0:
-            return []
-        tally = _Tally()
-        weights: dict[str, float] = {}  # term -> weight, for the snippet
-        best_possible = 0.0
-        # Rarest first: the terms that pick the candidates; see COMMON_SHARE.
-        for question_term in sorted(asked, key=lambda term: self._count(term.term)):
-            best_possible += self._add_term(question_term, tally, weights)
-        about_changes = not CHANGE_TERMS.isdisjoint(term.term for term in asked)
-        ranked = self._rank(tally, best_possible, prefix, about_changes)
+        ranking = self._ranking(query, prefix, limit)
         hits = []
-        for value, number in self._crowded(ranked, limit):
+        for value, number in ranking.hits:
             section = self._section(number)
-            hits.append(
-                Hit(section, min(1.0, value / best_possible), snippet(section.text, weights))
-            )
+            score = min(1.0, value / ranking.best_possible)
+            hits.append(Hit(section, score, snippet(section.text, ranking.weights)))
         return hits
+
+    def _ranking(self, query: str, prefix: str | None, limit: int) -> _Ranking:
+        """``search``'s hits, before their sections are made (see ``_last``)."""
+        key = (query, prefix, limit)
+        if key in self._last:
+            return self._last[key]
+        if self._missing_terms(query):
+            raise DocsIndexError("a search's term parts were not added: see parts_needed")
+        asked = query_terms(query)
+        ranking = _Ranking([], {}, 0.0)
+        if asked and limit > 0:
+            tally = _Tally()
+            # Rarest first: the terms that pick the candidates; see COMMON_SHARE.
+            for question_term in sorted(asked, key=lambda term: self._count(term.term)):
+                ranking.best_possible += self._add_term(question_term, tally, ranking.weights)
+            about_changes = not CHANGE_TERMS.isdisjoint(term.term for term in asked)
+            ranked = self._rank(tally, ranking.best_possible, prefix, about_changes)
+            ranking.hits = self._crowded(ranked, limit)
+        self._last.clear()
+        self._last[key] = ranking
+        return ranking
 
     def _add_term(
         self, question_term: QueryTerm, tally: _Tally, weights: dict[str, float]

@@ -3,14 +3,18 @@
 Decides what each term's postings hold: its saturated BM25F in each section
 and page, worked out here once so that a search in the worker only adds
 numbers (the payload's layout and the ranking are described in
-``docs_index``, which reads it). Never runs in the worker.
+``docs_index``, which reads it); and, for a large site, splits the payload
+into a head and parts fetched on demand (``split_index``). Never runs in the
+worker.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, Section
 from widget.core.packed import SEPARATOR, pack
@@ -18,6 +22,13 @@ from widget.core.text import terms
 
 #: Characters of a section's text kept in the payload (for snippets and prompts).
 TEXT_LIMIT = 600
+#: A site whose sections' texts, or whose postings, take more than ``SPLIT_BYTES``
+#: of JSON gets them in parts of about ``PART_BYTES`` (``split_index``): a question
+#: fetches the few parts it reads, where one file would make the reader wait for
+#: all of the Python docs' 7.8 MB before the first answer. Below that, the round
+#: trips for parts would cost more than the bytes they save.
+SPLIT_BYTES = 512 * 1024
+PART_BYTES = 64 * 1024
 
 # BM25F: a term's counts in all fields, each scaled by the field's weight over
 # its length norm, add up before saturating (k1), so a term in both heading and
@@ -99,6 +110,58 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
             for term in sorted(section_postings)
         },
     }
+
+
+def split_index(
+    payload: Mapping[str, Any], part_bytes: int = PART_BYTES, split_bytes: int = SPLIT_BYTES
+) -> tuple[dict[str, Any], dict[str, object]]:
+    """``build_index``'s payload as a head and its parts by key (see ``docs_index``);
+    the head's ``parts.files`` is left for the bundle, which names the files."""
+    head = {**payload, "sections": dict(payload["sections"])}
+    parts: dict[str, object] = {}
+    texts: list[str] = payload["sections"]["text"]
+    text_starts = _runs([_json_size(text) for text in texts], part_bytes, split_bytes)
+    if len(text_starts) > 1:
+        del head["sections"]["text"]
+        for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(texts)])):
+            parts[f"text-{n}"] = texts[start:end]
+    else:
+        text_starts = []
+    postings: Mapping[str, str] = payload["terms"]
+    words = sorted(postings)
+    term_sizes = [_json_size(word) + _json_size(postings[word]) for word in words]
+    term_starts = _runs(term_sizes, part_bytes, split_bytes)
+    if len(term_starts) > 1:
+        del head["terms"]
+        for n, (start, end) in enumerate(itertools.pairwise([*term_starts, len(words)])):
+            parts[f"terms-{n}"] = {word: postings[word] for word in words[start:end]}
+    else:
+        term_starts = []
+    head["parts"] = {
+        "text": pack(text_starts),
+        "terms": [words[start] for start in term_starts],
+        "files": {},
+    }
+    return head, parts
+
+
+def _runs(sizes: Sequence[int], most: int, split: int) -> list[int]:
+    """Where each run of consecutive ``sizes`` starts, each run adding up to about
+    ``most``; one run when all add up to at most ``split``."""
+    if sum(sizes) <= split:
+        return [0]
+    starts = [0]
+    total = 0
+    for number, size in enumerate(sizes):
+        if total and total + size > most:
+            starts.append(number)
+            total = 0
+        total += size
+    return starts
+
+
+def _json_size(value: str) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
 
 
 def _section_fields(section: Section) -> tuple[list[str], ...]:

@@ -60,8 +60,8 @@ def source_view(source: Source) -> dict[str, object]:
 
 def result_view(item: ResultItem, index: DocsIndex) -> dict[str, object]:
     """A ``Result`` record; the page's title only where it adds to the section's own."""
-    section = index.lookup(item.address)
-    page = section.page_title if section and section.page_title != item.title else ""
+    page_title = index.page_title(item.address)
+    page = page_title if page_title and page_title != item.title else ""
     return {"address": item.address, "title": item.title, "page": page, "snippet": item.snippet}
 
 

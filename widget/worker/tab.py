@@ -17,6 +17,7 @@ this tab's conversation and the stream it was told to start::
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -26,7 +27,7 @@ from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
 
-from widget.core.answers import Plan, chat_request, plan_answer, quote_passage
+from widget.core.answers import Plan, chat_request, parts_to_plan, plan_answer, quote_passage
 from widget.core.config import Config, parse_config
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
@@ -90,10 +91,11 @@ async def _fetch_json(url: str) -> object:
 class Tab:
     """This tab's config, index and conversation, and the answer streaming in it."""
 
-    def __init__(self, config: Config, index: DocsIndex, page_url: str) -> None:
+    def __init__(self, config: Config, index: DocsIndex, page_url: str, index_url: str) -> None:
         page = urlsplit(page_url)
         self.config = config
         self.index = index
+        self.index_url = index_url  # a split index's parts lie beside it
         self.origin = f"{page.scheme}://{page.netloc}"
         self.endpoint = urljoin(page_url, config.endpoint)
         self.page_url = redact_text(page_url)  # as a vote report names it
@@ -109,7 +111,8 @@ class Tab:
     async def start(config: str, index_url: str, page_url: str) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
-        tab = Tab(parsed.config, load_index(await _fetch_json(index_url)), page_url)
+        index = load_index(await _fetch_json(index_url))
+        tab = Tab(parsed.config, index, page_url, index_url)
         return tab, {
             "errors": list(parsed.errors),
             "record": parsed.config.history.enabled,
@@ -173,19 +176,26 @@ class Tab:
         """A passage selected on the page, as the next question will carry it."""
         return {"text": quote_passage(text)}
 
-    def ask(self, question: str, scope: str, quote: str, instruction: str) -> Reply:
+    async def ask(self, question: str, scope: str, quote: str, instruction: str) -> Reply:
         """Plan the answer: a results turn at once, or a model answer to ``pull``.
         ``instruction``: the reader's own, sent to the model and never stored."""
         if self.answer is not None:
             raise ProtocolError("ask while an answer streams: the shell finishes it first")
         asked_at = _now()
+        index, config, previous = self.index, self.config, self.conversation
+        question, quote, scope_id = redact_text(question), quote_passage(quote), scope or None
+        # A split index: first the parts with the question's postings, then those with
+        # the texts of the sections they find.
+        while needed := parts_to_plan(
+            index, config, question, scope_id=scope_id, quote=quote, previous=previous
+        ):
+            files = [urljoin(self.index_url, index.part_file(key)) for key in needed]
+            for key, payload in zip(
+                needed, await asyncio.gather(*map(_fetch_json, files)), strict=True
+            ):
+                index.add_part(key, payload)
         plan = plan_answer(
-            self.index,
-            self.config,
-            redact_text(question),
-            scope_id=scope or None,
-            quote=quote_passage(quote),
-            previous=self.conversation,
+            index, config, question, scope_id=scope_id, quote=quote, previous=previous
         )
         if self.conversation is None:
             self.conversation = self._new_conversation()
