@@ -6,21 +6,26 @@ from pathlib import Path
 
 import pytest
 
-from builder.publish import MARKER, publish
+from builder.publish import MARKER, PREVIOUS, publish
 from widget.core.errors import ConfigError
 
 
-def test_replaces_previous_output_exactly(tmp_path: Path) -> None:
-    """A new build replaces the old files; stale ones do not linger."""
+def _files(out: Path) -> list[str]:
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+
+
+def test_the_previous_builds_files_stay_for_one_more_build(tmp_path: Path) -> None:
+    """A new build replaces embed.js; the previous build's other files stay one build
+    (a page opened before the deploy still fetches them), and then go."""
     out = tmp_path / "docs-panel"
-    publish({"old.js": b"1", "embed.js": b"a"}, out)
-    publish({"embed.js": b"b", "runtime/x.mjs": b"c"}, out)
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        MARKER,
-        "embed.js",
-        "runtime/x.mjs",
-    ]
+    publish({"old.1.js": b"1", "embed.js": b"a", "runtime/x.mjs": b"c"}, out)
+    publish({"embed.js": b"b", "runtime/x.mjs": b"c2", "index-terms-0.2.json": b"2"}, out)
+    carried = [MARKER, PREVIOUS, "embed.js", "index-terms-0.2.json", "old.1.js", "runtime/x.mjs"]
+    assert _files(out) == carried
     assert (out / "embed.js").read_bytes() == b"b"
+    assert (out / "runtime/x.mjs").read_bytes() == b"c2"
+    publish({"embed.js": b"c"}, out)
+    assert _files(out) == [MARKER, PREVIOUS, "embed.js", "index-terms-0.2.json", "runtime/x.mjs"]
 
 
 def test_failed_write_keeps_the_good_bundle(tmp_path: Path) -> None:

@@ -33,10 +33,8 @@ FILES = {"/index.json": HEAD} | {f"/index-{key}.json": part for key, part in PAR
 
 
 class Response:
-    ok, status = True, 200
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body
+    def __init__(self, body: bytes, status: int = 200) -> None:
+        self.body, self.status, self.ok = body, status, status == 200
 
     async def arrayBuffer(self) -> Any:  # the browser's name
         return types.SimpleNamespace(to_bytes=lambda: self.body)  # as a JsBuffer gives it
@@ -44,10 +42,13 @@ class Response:
 
 async def fetch(url: str, *args: object) -> Response:
     fetched.append(url)
+    if url in missing:
+        return Response(b"", 404)
     return Response(json.dumps(FILES[url]).encode())
 
 
 fetched: list[str] = []
+missing: set[str] = set()  # files the host answers 404 for
 
 
 @pytest.fixture
@@ -142,3 +143,16 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     failed = reply("finish", tab.finish("failed"))
     assert failed.turn.status == "results" and failed.turn.results
     assert "HTTP 500" in tab_module.warnings[-1]
+
+
+def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any) -> None:
+    """A part the host does not send fails the question with a clear error; the index
+    stays usable, and the same question works once the part can be fetched."""
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE))
+    missing.update(f"/index-{key}.json" for key in PARTS if key.startswith("text-"))
+    try:
+        with pytest.raises(tab_module.DocsIndexError, match="HTTP 404"):
+            run(tab.ask("retry a job", "", "", ""))
+    finally:
+        missing.clear()
+    assert reply("ask", run(tab.ask("retry a job", "", "", ""))).turn.results
