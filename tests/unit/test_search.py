@@ -216,7 +216,12 @@ def test_a_split_index_refuses_to_search_or_show_what_was_not_added() -> None:
 
 @pytest.mark.parametrize(
     ("key", "payload"),
-    [("text-0", ["too few"]), ("text-0", 5), ("terms-0", {"zzzz": "00/00"}), ("nope-1", [])],
+    [
+        ("text-0", ["too few"]),
+        ("text-0", {"text": ["a"]}),
+        ("terms-0", {"zzzz": "00/00"}),
+        ("nope-1", []),
+    ],
 )
 def test_a_part_that_does_not_fit_is_rejected(key: str, payload: object) -> None:
     """A part of the wrong length, kind or terms (a stale or damaged file) raises."""

@@ -39,7 +39,7 @@ Ranking, all of it general (nothing knows a particular site or question):
 - Each page's best section comes first; a page's other sections follow the
   best sections of all the other matching pages.
 
-Payload layout (``"format": 3``): columns, not rows, so that loading a large
+Payload layout (``"format": 4``): columns, not rows, so that loading a large
 index builds a few dozen Python objects per column instead of one per cell
 (numbers are packed into strings, see ``packed``):
 
@@ -58,12 +58,13 @@ index builds a few dozen Python objects per column instead of one per cell
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
-- ``parts`` (a large site only; ``index_build.split_index``): the sections'
-  ``text`` and the ``terms`` are left out of the payload and come in files of
-  their own, ``files`` (part key → file name, beside the index): ``text-N``
-  holds the texts of a run of sections (``parts.text``: the first section of
-  each run, packed), ``terms-N`` the postings of a run of terms in sorted order
-  (``parts.terms``: the first term of each run). Before a search, the shell
+- ``parts`` (a large site only; ``index_build.split_index``): what is shown of
+  the sections (``SHOWN``: title, breadcrumb, text) and the ``terms`` are left
+  out of the payload and come in files of their own, ``files`` (part key →
+  file name, beside the index): ``text-N`` holds those columns for a run of
+  sections (``parts.text``: the first section of each run, packed),
+  ``terms-N`` the postings of a run of terms in sorted order (``parts.terms``:
+  the first term of each run). Before a search, the shell
   adds the parts :meth:`DocsIndex.parts_needed` names, so a question fetches
   the few parts it reads instead of the whole index::
 
@@ -132,6 +133,8 @@ CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed
 LINK_WEIGHT = 0.2
 #: A breadcrumb's titles are joined by this in the payload (titles never hold one).
 CRUMB = "\t"
+#: The section columns only a shown section needs: a split payload has them in parts.
+SHOWN = ("title", "breadcrumb", "text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,11 +209,11 @@ def load_index(payload: object) -> DocsIndex:
     sections = _table(
         payload,
         "sections",
-        strings=("anchor", "title", "breadcrumb") + (() if text_starts else ("text",)),
+        strings=("anchor",) + (() if text_starts else SHOWN),
         packed=("page", "title_terms", "links"),
     )
     if text_starts:
-        sections["text"] = [None] * len(sections["anchor"])
+        sections |= {name: [None] * len(sections["anchor"]) for name in SHOWN}
         if text_starts[0] != 0 or text_starts[-1] >= len(sections["anchor"]):
             raise DocsIndexError(f"index.json: 'parts.text' does not fit the sections; {_REBUILD}")
     postings = {} if term_starts else payload.get("terms")
@@ -439,15 +442,20 @@ class DocsIndex:
             raise DocsIndexError(f"index.json has no part {key!r}; {_REBUILD}")
         n = int(number)
         if kind == "text":
-            starts = [*self._text_starts, len(self)]
-            texts = self._columns["text"]
+            start, end = [*self._text_starts, len(self)][n : n + 2]
             if not (
-                isinstance(payload, list)
-                and len(payload) == starts[n + 1] - starts[n]
-                and set(map(type, payload)) <= {str}
+                isinstance(payload, dict)
+                and sorted(payload) == sorted(SHOWN)
+                and all(
+                    isinstance(column, list)
+                    and len(column) == end - start
+                    and set(map(type, column)) <= {str}
+                    for column in payload.values()
+                )
             ):
                 raise DocsIndexError(f"index part {key} does not fit the index; {_REBUILD}")
-            texts[starts[n] : starts[n + 1]] = payload
+            for name in SHOWN:
+                self._columns[name][start:end] = payload[name]
         else:
             if not (
                 isinstance(payload, dict)

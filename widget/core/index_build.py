@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, Section
+from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
 from widget.core.packed import SEPARATOR, pack
 from widget.core.text import terms
 
@@ -122,13 +122,14 @@ def split_index(
     the head's ``parts.files`` is left for the bundle, which names the files."""
     head = {**payload, "sections": dict(payload["sections"])}
     parts: dict[str, object] = {}
-    texts: list[str] = payload["sections"]["text"]
-    text_starts = _runs([_json_size(text) for text in texts], part_bytes, split_bytes)
+    columns = {name: head["sections"].pop(name) for name in SHOWN}
+    sizes = [sum(map(_json_size, row)) for row in zip(*columns.values(), strict=True)]
+    text_starts = _runs(sizes, part_bytes, split_bytes)
     if len(text_starts) > 1:
-        del head["sections"]["text"]
-        for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(texts)])):
-            parts[f"text-{n}"] = texts[start:end]
+        for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(sizes)])):
+            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()}
     else:
+        head["sections"] |= columns
         text_starts = []
     postings: Mapping[str, str] = payload["terms"]
     words = sorted(postings)
