@@ -4,9 +4,12 @@ A question first becomes a :class:`Plan`: the best sections for it within the
 reader's scope, the gate numbers, and the numbered context the model would see
 (on a follow-up, also the sections the previous answer cited, looked up again in
 the current index). Then either the gate is open and the model is asked, or the
-answer is the list of matching sections::
+answer is the list of matching sections. On a large site's split index,
+``plan_answer`` first names the index parts it needs (:class:`NeedParts`)::
 
-    plan = plan_answer(index, config, "retry a failed job", scope_id="api")
+    while isinstance(plan := plan_answer(index, config, "retry a job", scope_id="api"), NeedParts):
+        for key in plan.keys:
+            index.add_part(key, fetch_json(index.part_file(key)))
     if config.chat and plan.gate_open:
         body = chat_request(plan, config, previous=conversation)   # POST to the endpoint
         turn = plan.answer_turn("Call `retry()` [1].", "done", asked_at=t0, finished_at=t1)
@@ -171,6 +174,14 @@ def scope_prefix(config: Config, scope_id: str | None) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class NeedParts:
+    """What :func:`plan_answer` needs first on a split index: these parts added
+    (``DocsIndex.add_part``); then ask it again (h11's NEED_DATA)."""
+
+    keys: tuple[str, ...]
+
+
 def plan_answer(
     index: DocsIndex,
     config: Config,
@@ -179,13 +190,16 @@ def plan_answer(
     scope_id: str | None,
     quote: str = "",
     previous: Conversation | None = None,
-) -> Plan:
-    """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up.
-
-    The parts of a split index that :func:`parts_to_plan` names must be added first.
-    """
+) -> Plan | NeedParts:
+    """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up;
+    or, on a split index, the parts to add first (postings, then the hits' texts)."""
     query = _query(question, quote)
-    hits = tuple(index.search(query, prefix=scope_prefix(config, scope_id), limit=MAX_RESULTS))
+    prefix = scope_prefix(config, scope_id)
+    primed = [source.address for source in _primed_sources(previous)]
+    needed = index.parts_needed(query, prefix=prefix, limit=MAX_RESULTS, addresses=primed)
+    if needed:
+        return NeedParts(tuple(needed))
+    hits = tuple(index.search(query, prefix=prefix, limit=MAX_RESULTS))
     context = [hit.section for hit in hits[:CONTEXT_SECTIONS]]
     for section in primed_sections(index, previous):
         if section not in context:
@@ -197,25 +211,6 @@ def plan_answer(
         hits=hits,
         gate=Gate(top_score=hits[0].score if hits else 0.0, threshold=config.gate),
         context=tuple(context),
-    )
-
-
-def parts_to_plan(
-    index: DocsIndex,
-    config: Config,
-    question: str,
-    *,
-    scope_id: str | None,
-    quote: str = "",
-    previous: Conversation | None = None,
-) -> list[str]:
-    """The index parts :func:`plan_answer` reads that are not added yet (same arguments);
-    ask again once they are in: the texts needed are known once the postings are."""
-    return index.parts_needed(
-        _query(question, quote),
-        prefix=scope_prefix(config, scope_id),
-        limit=MAX_RESULTS,
-        addresses=[source.address for source in _primed_sources(previous)],
     )
 
 

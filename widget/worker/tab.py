@@ -27,7 +27,7 @@ from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
 
-from widget.core.answers import Plan, chat_request, parts_to_plan, plan_answer, quote_passage
+from widget.core.answers import NeedParts, Plan, chat_request, plan_answer, quote_passage
 from widget.core.config import Config, parse_config
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
@@ -182,21 +182,13 @@ class Tab:
         if self.answer is not None:
             raise ProtocolError("ask while an answer streams: the shell finishes it first")
         asked_at = _now()
-        index, config, previous = self.index, self.config, self.conversation
-        question, quote, scope_id = redact_text(question), quote_passage(quote), scope or None
         # A split index: first the parts with the question's postings, then those with
         # the texts of the sections they find.
-        while needed := parts_to_plan(
-            index, config, question, scope_id=scope_id, quote=quote, previous=previous
-        ):
-            files = [urljoin(self.index_url, index.part_file(key)) for key in needed]
-            for key, payload in zip(
-                needed, await asyncio.gather(*map(_fetch_json, files)), strict=True
-            ):
-                index.add_part(key, payload)
-        plan = plan_answer(
-            index, config, question, scope_id=scope_id, quote=quote, previous=previous
-        )
+        while isinstance(plan := self._plan(question, scope, quote), NeedParts):
+            files = [urljoin(self.index_url, self.index.part_file(key)) for key in plan.keys]
+            payloads = await asyncio.gather(*map(_fetch_json, files))
+            for key, payload in zip(plan.keys, payloads, strict=True):
+                self.index.add_part(key, payload)
         if self.conversation is None:
             self.conversation = self._new_conversation()
         self.retrieved[str(asked_at)] = tuple(hit.section.address for hit in plan.hits)
@@ -219,6 +211,16 @@ class Tab:
         self.answer = _Answer(plan, asked_at, stream)
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
         return self._asked(plan, None, in_flight)
+
+    def _plan(self, question: str, scope: str, quote: str) -> Plan | NeedParts:
+        return plan_answer(
+            self.index,
+            self.config,
+            redact_text(question),
+            scope_id=scope or None,
+            quote=quote_passage(quote),
+            previous=self.conversation,
+        )
 
     def _asked(self, plan: Plan, turn: object, in_flight: str | None) -> Reply:
         return {
