@@ -16,10 +16,10 @@ const { loadPyodide } = await import(job.pyodide);
 const py = await loadPyodide();
 py.FS.writeFile("/tmp/sources.zip", readFileSync(job.sources));
 py.globals.set("extra_modules", py.toPy(job.modules));
+py.runPython(readFileSync(new URL("lean_code.py", import.meta.url), "utf8"));  // lean_code()
 await py.runPythonAsync(`
 import sys, zipfile
 HOME = "/home/pyodide"
-OPTIMIZE = 2  # no docstrings or asserts: a fifth fewer bytes
 STDLIB = "/lib/python%d%d.zip/" % sys.version_info[:2]
 zipfile.ZipFile("/tmp/sources.zip").extractall(HOME)
 sys.path.insert(0, HOME)
@@ -73,21 +73,8 @@ modules = sorted({
 })
 out = zipfile.ZipFile("/tmp/out.zip", "w", zipfile.ZIP_STORED)
 
-# Line tables are a fifth of the bytecode and compress worst of all (a third of
-# the zipped bytes). Outside the panel's own code every instruction is placed on
-# its function's first line: 2 bytes per 8 instructions, which compress to almost
-# nothing, and a traceback still names each file and function.
-def at_first_lines(code):
-    units = len(code.co_code) // 2
-    entry = lambda count: bytes((0x80 | 13 << 3 | count - 1, 0))  # no columns, line +0
-    table = entry(8) * (units // 8) + (entry(units % 8) if units % 8 else b"")
-    consts = tuple(at_first_lines(c) if hasattr(c, "co_code") else c for c in code.co_consts)
-    return code.replace(co_linetable=table, co_consts=consts)
-
 def add(name, source, path):
-    code = compile(source, path, "exec", dont_inherit=True, optimize=OPTIMIZE)
-    if not name.startswith("worker/widget/"):
-        code = at_first_lines(code)
+    code = lean_code(source, path, keep_lines=name.startswith("worker/widget/"))
     pyc = external._code_to_hash_pyc(code, source_hash(source), checked=False)
     out.writestr(zipfile.ZipInfo(name[:-3] + ".pyc", (2020, 1, 1, 0, 0, 0)), bytes(pyc))
 

@@ -35,6 +35,7 @@ from builder.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_bytecode.mjs"
+LEAN_CODE = HERE / "lean_code.py"  # the driver runs it first
 
 # PyScript's Python package sits in its JS bundle as "name.py": "source" pairs.
 _PY_FILE = re.compile(r'"[\w]+\.py":"((?:[^"\\]|\\.)*)"')
@@ -76,6 +77,7 @@ def compile_worker(
             archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), data)
     key = digest(
         DRIVER.read_bytes(),
+        LEAN_CODE.read_bytes(),
         (pyodide / "package.json").read_bytes(),
         source_zip.getvalue(),
         "\n".join(modules).encode(),
