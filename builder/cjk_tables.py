@@ -1,4 +1,4 @@
-"""Pyodide's wasm without CPython's CJK codec tables, which the panel never reads.
+"""Pyodide's wasm without the CJK character tables, which the panel never reads.
 
 Pyodide links CPython's CJK codecs (``_codecs_jp``, ``_codecs_cn``…) into its
 wasm, and their mapping tables are 585 KB of data that compresses badly: 177 KiB
@@ -9,24 +9,36 @@ blanks those modules' names in the interpreter's table of built-in modules, so
 ``import _codecs_jp`` fails with ModuleNotFoundError instead of decoding with
 empty tables.
 
-A wasm carries no names for its data, so where the tables lie is found once per
-Pyodide release, by matching CPython's own sources (``Modules/cjkcodecs/
-mappings_*.h``) against the wasm, and kept in ``cjk_tables.json`` beside the
-hash of the wasm it describes::
+The C library's ``iconv`` (musl's) brings its own such tables, 131 KB: JIS,
+GB 18030, Big5, HKSCS, KS C and legacy code pages. CPython never calls
+``iconv``, and once the wasm is pruned (``builder.pyodide_wasm``) no code is
+left that names them: ``without_iconv_tables`` checks that against the pruned
+code's addresses before it zeroes them, and refuses otherwise.
 
-    python -m builder.cjk_tables path/to/cpython   # after an upgrade of Pyodide
-    wasm = without_cjk_tables(wasm_bytes)          # in the build
+A wasm carries no names for its data, so where the tables lie is found once per
+Pyodide release, by matching the sources (CPython's ``Modules/cjkcodecs/
+mappings_*.h``, musl's ``src/locale/iconv.c`` and its headers) against the
+wasm, and kept in ``cjk_tables.json`` beside the hash of the wasm it describes
+(CPython's as offsets in the wasm file, musl's as memory addresses)::
+
+    python -m builder.cjk_tables path/to/cpython path/to/musl   # after an upgrade
+    wasm = without_cjk_tables(wasm_bytes)                        # in the build
+    without_iconv_tables(Memory.of(pruned), addresses)           # after pruning
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
 import struct
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from builder.wasm_data import Memory
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
@@ -38,16 +50,17 @@ MODULES = ("_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp", "_codecs
 _ARRAY = re.compile(r"static const (?:ucs2_t|DBCHAR) (\w+)\[(\d+)\] = \{(.*?)\};", re.DOTALL)
 _VALUE = re.compile(r"0x[0-9A-Fa-f]+|\d+|\b[UNMD]\b")
 _MACROS = {"U": 0xFFFE, "N": 0xFFFF, "M": 0xFFFE, "D": 0xFFFD}
+# musl's iconv.c: `static const unsigned short jis0208[84][94] = {\n#include "jis0208.h"`.
+_ICONV_ARRAY = re.compile(
+    r'static const unsigned short (\w+)\[(\d*)\](?:\[(\d+)\])? = \{\s*#include "([\w.]+)"'
+)
+_NUMBER = re.compile(r"0x[0-9A-Fa-f]+|\d+")
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 
 
 def without_cjk_tables(wasm: bytes, tables: Path = TABLES) -> bytes:
     """``wasm`` with the CJK tables zeroed and the CJK codec modules unimportable."""
-    known = json.loads(tables.read_text(encoding="utf-8"))
-    if hashlib.sha256(wasm).hexdigest() != known["wasm_sha256"]:
-        raise ConfigError(
-            f"Pyodide's wasm is not the one {tables.name} describes; after an upgrade of "
-            "Pyodide, run `python -m builder.cjk_tables path/to/cpython`"
-        )
+    known = _known(tables, wasm)
     out = bytearray(wasm)
     for offset, length in known["ranges"]:
         out[offset : offset + length] = bytes(length)
@@ -57,6 +70,46 @@ def without_cjk_tables(wasm: bytes, tables: Path = TABLES) -> bytes:
             raise ConfigError(f"{name!r} is in Pyodide's wasm {len(found)} times, not once")
         out[found[0]] = 0  # "" matches no import
     return bytes(out)
+
+
+def _known(tables: Path, wasm: bytes) -> dict[str, Any]:
+    known: dict[str, Any] = json.loads(tables.read_text(encoding="utf-8"))
+    if hashlib.sha256(wasm).hexdigest() != known["wasm_sha256"]:
+        raise ConfigError(
+            f"Pyodide's wasm is not the one {tables.name} describes; after an upgrade of "
+            "Pyodide, run `python -m builder.cjk_tables path/to/cpython path/to/musl`"
+        )
+    return known
+
+
+def without_iconv_tables(
+    memory: Memory, addresses: Sequence[int], original: bytes, tables: Path = TABLES
+) -> None:
+    """Zero musl's iconv tables in ``memory`` (of the pruned ``original`` wasm), unless
+    the pruned code still names an address in one of them (``addresses``, sorted)."""
+    for address, length in _known(tables, original)["iconv"]:
+        named = addresses[bisect.bisect_left(addresses, address) :][:1]
+        if named and named[0] < address + length:
+            raise ConfigError(
+                f"the pruned wasm still reads musl's iconv table at {address} "
+                f"(it names {named[0]}); keep its tables or prune iconv again"
+            )
+        memory.image[address : address + length] = bytes(length)
+
+
+def iconv_ranges(memory: Memory, musl: Path) -> list[tuple[int, int]]:
+    """Where each of musl's iconv arrays lies in ``memory``: (address, length)."""
+    source = (musl / "src" / "locale" / "iconv.c").read_text(encoding="utf-8")
+    ranges = []
+    for name, rows, columns, header in _ICONV_ARRAY.findall(source):
+        text = _COMMENT.sub("", (musl / "src" / "locale" / header).read_text(encoding="utf-8"))
+        values = [int(v, 0) for v in _NUMBER.findall(text)]
+        size = int(rows) * int(columns or 1) if rows else len(values)
+        if len(values) > size:
+            raise ValueError(f"{header}: {name} has {len(values)} values, more than {size}")
+        data = struct.pack(f"<{size}H", *values, *[0] * (size - len(values)))
+        ranges.append((memory.find(data), len(data)))
+    return sorted(ranges)
 
 
 def table_ranges(wasm: bytes, cpython: Path) -> list[tuple[int, int]]:
@@ -87,14 +140,15 @@ def table_ranges(wasm: bytes, cpython: Path) -> list[tuple[int, int]]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m builder.cjk_tables path/to/cpython", file=sys.stderr)
+    if len(argv) != 2:
+        print("usage: python -m builder.cjk_tables path/to/cpython path/to/musl", file=sys.stderr)
         return 2
     wasm = PYODIDE_WASM.read_bytes()
     ranges = table_ranges(wasm, Path(argv[0]))
-    record = {"wasm_sha256": hashlib.sha256(wasm).hexdigest(), "ranges": ranges}
+    iconv = iconv_ranges(Memory.of(wasm), Path(argv[1]))
+    record = {"wasm_sha256": hashlib.sha256(wasm).hexdigest(), "ranges": ranges, "iconv": iconv}
     TABLES.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    print(f"{len(ranges)} ranges, {sum(n for _, n in ranges)} bytes → {TABLES}")
+    print(f"{len(ranges)} + {len(iconv)} ranges → {TABLES}")
     return 0
 
 

@@ -5,23 +5,47 @@ the interpreter; the panel loads no packages, and its JavaScript (the glue and
 Pyodide's API) calls a few hundred of them. ``pyodide_wasm.mjs`` drops the other
 exports and, with binaryen, the code that only they reached: 7% of the
 wasm's bytes as Zstandard (2836 → 2642 KiB). It starts from the wasm without the
-CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB)::
+CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
+(``builder.wasm_data``) loses what the panel never reads (2465 → 2249 KiB):
+
+- musl's iconv tables, which no code left after pruning names (131 KB);
+- the text of C functions' docstrings, after their signature line: ``__doc__``
+  becomes None and ``inspect.signature`` still works, unless some code names an
+  address inside that text (a string the linker shares with it);
+- the modules frozen into the wasm (importlib's bootstrap, os, site…) give way
+  to the same modules compiled as the worker's are (``pyodide_frozen.mjs``), in
+  the same place: the interpreter reads one marshalled object there and
+  ignores the zeros after it;
+- and it is cut into segments only at long runs of zeros::
 
     wasm = pruned_wasm(PYODIDE_DIR)   # bytes, cached by builder.node_cache
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 import tempfile
+import zipfile
+from array import array
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from builder.cjk_tables import TABLES, without_cjk_tables
+from builder.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
 from builder.node_cache import cached, digest, run_node
+from builder.pyodide_bytecode import LEAN_CODE
+from builder.wasm_data import Memory
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
+ADDRESSES = HERE / "wasm_addresses.mjs"
+FROZEN = HERE / "pyodide_frozen.mjs"
+DRIVERS = (DRIVER, ADDRESSES, FROZEN, LEAN_CODE)
 BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
+
+# An Argument Clinic docstring: `name($self, /, key)\n--\n\n` and then its text.
+_CLINIC_DOC = re.compile(rb"(?<=\0)[A-Za-z_][\w.]*\([^\0\n]*\)\n--\n\n([^\0]+)")
 
 
 def pruned_wasm(pyodide: Path) -> bytes:
@@ -30,16 +54,71 @@ def pruned_wasm(pyodide: Path) -> bytes:
         pyodide / name for name in ("pyodide.asm.wasm", "pyodide.asm.mjs", "pyodide.mjs")
     )
     try:
-        parts = [DRIVER, BINARYEN, TABLES, wasm, *scripts]
+        parts = [*DRIVERS, BINARYEN, TABLES, wasm, *scripts]
         key = digest(*(p.read_bytes() for p in parts))
     except OSError as err:
         missing = f"{err.filename} is missing"
         raise ConfigError(f"{missing}; run `npm ci` in {HERE.parent} first") from err
 
     def make(out: Path) -> None:
-        with tempfile.TemporaryDirectory() as scratch:
-            lean = Path(scratch) / wasm.name
-            lean.write_bytes(without_cjk_tables(wasm.read_bytes()))
-            run_node([DRIVER, lean, *scripts, out], "prune Pyodide's wasm (binaryen)")
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = Path(folder)
+            original = wasm.read_bytes()
+            lean, pruned, listed, frozen = (
+                scratch / name for name in ("lean.wasm", "pruned.wasm", "addresses", "frozen.zip")
+            )
+            lean.write_bytes(without_cjk_tables(original))
+            run_node([DRIVER, lean, *scripts, pruned], "prune Pyodide's wasm (binaryen)")
+            run_node([ADDRESSES, pruned, listed], "list the pruned wasm's addresses")
+            run_node([FROZEN, scripts[1].as_uri(), frozen], "compile the frozen modules")
+            addresses = array("I", listed.read_bytes())
+            memory = Memory.of(pruned.read_bytes())
+            without_iconv_tables(memory, addresses, original)
+            without_doc_texts(memory, addresses)
+            with zipfile.ZipFile(frozen) as archive:
+                with_lean_frozen(
+                    memory,
+                    {
+                        name.removeprefix("was/"): (
+                            archive.read(name),
+                            archive.read("now/" + name[4:]),
+                        )
+                        for name in archive.namelist()
+                        if name.startswith("was/")
+                    },
+                )
+            out.write_bytes(memory.to_wasm())
 
     return cached("wasm", key, ".wasm", make).read_bytes()
+
+
+def without_doc_texts(memory: Memory, addresses: Sequence[int]) -> None:
+    """Blank the text of every Argument Clinic docstring in ``memory`` whose text no
+    code (``addresses``, sorted) and no pointer in memory names: its signature stays."""
+    image = memory.image
+    words = sorted(array("I", bytes(image[: len(image) // 4 * 4])))
+
+    def named(start: int, end: int) -> bool:
+        return any(
+            (found := bisect.bisect_left(values, start)) < len(values) and values[found] < end
+            for values in (addresses, words)
+        )
+
+    for doc in _CLINIC_DOC.finditer(image):
+        start, end = doc.span(1)
+        if not named(start, end):
+            image[start:end] = bytes(end - start)
+
+
+def with_lean_frozen(memory: Memory, frozen: Mapping[str, tuple[bytes, bytes]]) -> None:
+    """Put each frozen module's lean bytecode where its old bytes were, zeros after.
+    Aliases share their bytes: the first name replaces them."""
+    done: set[bytes] = set()
+    for name, (was, now) in sorted(frozen.items()):
+        if was in done:
+            continue
+        if len(now) > len(was):
+            raise ConfigError(f"frozen module {name!r} grew when compiled lean")
+        address = memory.find(was)
+        memory.image[address : address + len(was)] = now + bytes(len(was) - len(now))
+        done.add(was)

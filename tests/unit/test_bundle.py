@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 import shutil
@@ -29,9 +30,15 @@ from builder.bundle import (
     with_gzip_twins,
     zstd,
 )
-from builder.cjk_tables import table_ranges, without_cjk_tables
+from builder.cjk_tables import (
+    iconv_ranges,
+    table_ranges,
+    without_cjk_tables,
+    without_iconv_tables,
+)
 from builder.pyodide_bytecode import pyscript_modules
-from builder.pyodide_wasm import pruned_wasm
+from builder.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
+from builder.wasm_data import Memory
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from widget.core.docs_index import Section, load_index
 from widget.core.errors import ConfigError
@@ -359,9 +366,12 @@ def imported(name):
         return "ok"
     except ImportError as error:
         return type(error).__name__
+import inspect, os
 json.dumps({
     "frames": [innermost(lambda: json.loads("{")), innermost(lambda: arguments("nope", ()))],
     "imports": {name: imported(name) for name in ("_codecs_jp", "_codecs_iso2022", "unicodedata")},
+    "builtin": [isinstance.__doc__, str(inspect.signature(isinstance))],
+    "frozen": [os.__spec__.origin, os.path.join("a", "b"), os.walk.__doc__, imported("runpy")],
 })
 `));
 """
@@ -407,6 +417,71 @@ def test_the_cjk_codecs_are_gone_and_say_so(bundle_in_node: Any) -> None:
         "_codecs_iso2022": "ModuleNotFoundError",
         "unicodedata": "ok",
     }
+
+
+def test_builtin_docstrings_keep_their_signature_only(bundle_in_node: Any) -> None:
+    """A C function's docstring text is gone from the wasm; its signature stays."""
+    assert bundle_in_node["builtin"] == [None, "(obj, class_or_tuple, /)"]
+
+
+def test_frozen_modules_run_from_their_lean_bytecode(bundle_in_node: Any) -> None:
+    """os still comes frozen and works, without docstrings; a frozen module the worker
+    never imports (runpy) still imports."""
+    assert bundle_in_node["frozen"] == ["frozen", "a/b", None, "ok"]
+
+
+def test_musl_iconv_tables_are_found_by_address(tmp_path: Path) -> None:
+    """Each iconv.c array, padded to its declared size, is located in the memory image."""
+    locale = tmp_path / "src" / "locale"
+    locale.mkdir(parents=True)
+    (locale / "iconv.c").write_text(
+        'static const unsigned short jis[2][2] = {\n#include "jis.h"\n};\n'
+        'static const unsigned short rev[] = {\n#include "rev.h"\n};\n'
+    )
+    (locale / "jis.h").write_text("258, /* a comment, 9 */ 772,\n1285,\n")
+    (locale / "rev.h").write_text("17, 0x12,\n")
+    jis = b"\x02\x01\x04\x03\x05\x05\0\0"
+    memory = Memory([], bytearray(b"head" + jis + b"gap" + b"\x11\0\x12\0" + b"tail"))
+    assert iconv_ranges(memory, tmp_path) == [(4, 8), (15, 4)]
+
+
+def test_iconv_tables_stay_when_pruned_code_still_names_them(tmp_path: Path) -> None:
+    """Zeroing is refused if a pruned function still addresses a table; else done."""
+    original = b"\0asm\1\0\0\0"
+    tables = tmp_path / "tables.json"
+    sha = hashlib.sha256(original).hexdigest()
+    tables.write_text(json.dumps({"wasm_sha256": sha, "ranges": [], "iconv": [[4, 4]]}))
+    memory = Memory([], bytearray(b"headTABLtail"))
+    with pytest.raises(ConfigError, match="still reads musl's iconv table at 4"):
+        without_iconv_tables(memory, [1, 6, 40], original, tables)
+    without_iconv_tables(memory, [1, 8, 40], original, tables)
+    assert memory.image == bytearray(b"head\0\0\0\0tail")
+
+
+def test_doc_texts_go_unless_something_points_into_them() -> None:
+    """A clinic docstring keeps `name(sig)\\n--\\n\\n`; one whose text code or a pointer in
+    memory names inside is left whole."""
+    first = b"\0f($self, /)\n--\n\nDoes f.\0"
+    second = b"g(x)\n--\n\nDoes g.\0"
+    third = b"h(y)\n--\n\nDoes h.\0\0\0"
+    image = bytearray(first + second + third)
+    pointer = image.index(b"es h")
+    image += bytes(-len(image) % 4) + pointer.to_bytes(4, "little")  # pointers are aligned
+    memory = Memory([], image)
+    named_by_code = [image.index(b"Does g") + 2]
+    without_doc_texts(memory, named_by_code)
+    assert memory.image.startswith(b"\0f($self, /)\n--\n\n\0\0\0\0\0\0\0\0")
+    assert b"Does g." in memory.image and b"Does h." in memory.image
+
+
+def test_frozen_modules_give_way_to_lean_ones_in_place() -> None:
+    """New bytes go where the old were, zeros after; aliases are replaced once; a module
+    that grew is refused."""
+    memory = Memory([], bytearray(b"..OLD-OS-BYTES.."))
+    with_lean_frozen(memory, {"os": (b"OLD-OS-BYTES", b"NEW"), "os_alias": (b"OLD-OS-BYTES", b"X")})
+    assert memory.image == bytearray(b"..NEW" + bytes(9) + b"..")
+    with pytest.raises(ConfigError, match="grew"):
+        with_lean_frozen(memory, {"site": (b"NEW", b"LONGER")})
 
 
 def test_an_unknown_wasm_asks_for_the_cjk_tables_to_be_found_again() -> None:
