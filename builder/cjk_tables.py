@@ -28,7 +28,6 @@ wasm, and kept in ``cjk_tables.json`` beside the hash of the wasm it describes
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
 import re
@@ -38,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from builder.wasm_data import Memory
+from builder.wasm_data import Memory, names_any
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
@@ -88,11 +87,10 @@ def without_iconv_tables(
     """Zero musl's iconv tables in ``memory`` (of the pruned ``original`` wasm), unless
     the pruned code still names an address in one of them (``addresses``, sorted)."""
     for address, length in _known(tables, original)["iconv"]:
-        named = addresses[bisect.bisect_left(addresses, address) :][:1]
-        if named and named[0] < address + length:
+        if names_any(addresses, address, address + length):
             raise ConfigError(
-                f"the pruned wasm still reads musl's iconv table at {address} "
-                f"(it names {named[0]}); keep its tables or prune iconv again"
+                f"the pruned wasm still reads musl's iconv table at {address}; "
+                "keep its tables or prune iconv again"
             )
         memory.image[address : address + length] = bytes(length)
 

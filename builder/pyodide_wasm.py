@@ -6,7 +6,7 @@ Pyodide's API) calls a few hundred of them. ``pyodide_wasm.mjs`` drops the other
 exports and, with binaryen, the code that only they reached: 7% of the
 wasm's bytes as Zstandard (2836 → 2642 KiB). It starts from the wasm without the
 CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
-(``builder.wasm_data``) loses what the panel never reads (2465 → 2249 KiB):
+(``builder.wasm_data``) loses what the panel never reads (2465 → 2209 KiB):
 
 - musl's iconv tables, which no code left after pruning names (131 KB);
 - the text of C functions' docstrings, after their signature line: ``__doc__``
@@ -23,7 +23,6 @@ CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
 
 from __future__ import annotations
 
-import bisect
 import re
 import tempfile
 import zipfile
@@ -34,14 +33,16 @@ from pathlib import Path
 from builder.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
 from builder.node_cache import cached, digest, run_node
 from builder.pyodide_bytecode import LEAN_CODE
-from builder.wasm_data import Memory
+from builder.wasm_data import Memory, names_any
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
 ADDRESSES = HERE / "wasm_addresses.mjs"
 FROZEN = HERE / "pyodide_frozen.mjs"
-DRIVERS = (DRIVER, ADDRESSES, FROZEN, LEAN_CODE)
+# What makes the wasm: the Node drivers and the Python that edits its memory.
+EDITS = ("pyodide_wasm.py", "cjk_tables.py", "wasm_data.py")
+DRIVERS = (DRIVER, ADDRESSES, FROZEN, LEAN_CODE, *(HERE / f for f in EDITS))
 BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
 
 # An Argument Clinic docstring: `name($self, /, key)\n--\n\n` and then its text.
@@ -73,40 +74,29 @@ def pruned_wasm(pyodide: Path) -> bytes:
             run_node([FROZEN, scripts[1].as_uri(), frozen], "compile the frozen modules")
             addresses = array("I", listed.read_bytes())
             memory = Memory.of(pruned.read_bytes())
+            with_lean_frozen(memory, _frozen_modules(frozen))
             without_iconv_tables(memory, addresses, original)
             without_doc_texts(memory, addresses)
-            with zipfile.ZipFile(frozen) as archive:
-                with_lean_frozen(
-                    memory,
-                    {
-                        name.removeprefix("was/"): (
-                            archive.read(name),
-                            archive.read("now/" + name[4:]),
-                        )
-                        for name in archive.namelist()
-                        if name.startswith("was/")
-                    },
-                )
             out.write_bytes(memory.to_wasm())
 
     return cached("wasm", key, ".wasm", make).read_bytes()
+
+
+def _frozen_modules(path: Path) -> dict[str, tuple[bytes, bytes]]:
+    """What ``pyodide_frozen.mjs`` wrote: each module's bytes, as frozen and as lean."""
+    with zipfile.ZipFile(path) as archive:
+        names = [entry[4:] for entry in archive.namelist() if entry.startswith("was/")]
+        return {name: (archive.read(f"was/{name}"), archive.read(f"now/{name}")) for name in names}
 
 
 def without_doc_texts(memory: Memory, addresses: Sequence[int]) -> None:
     """Blank the text of every Argument Clinic docstring in ``memory`` whose text no
     code (``addresses``, sorted) and no pointer in memory names: its signature stays."""
     image = memory.image
-    words = sorted(array("I", bytes(image[: len(image) // 4 * 4])))
-
-    def named(start: int, end: int) -> bool:
-        return any(
-            (found := bisect.bisect_left(values, start)) < len(values) and values[found] < end
-            for values in (addresses, words)
-        )
-
+    pointers = sorted(array("I", bytes(image[: len(image) // 4 * 4])))  # aligned words
     for doc in _CLINIC_DOC.finditer(image):
         start, end = doc.span(1)
-        if not named(start, end):
+        if not any(names_any(found, start, end) for found in (addresses, pointers)):
             image[start:end] = bytes(end - start)
 
 

@@ -19,7 +19,9 @@ for a main module without threads); anything else is refused, not guessed at.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 DATA, DATA_COUNT = 11, 12
@@ -151,3 +153,9 @@ class Memory:
                 content = _uleb_bytes(len(segments))
             out += bytes([kind]) + _uleb_bytes(len(content)) + content
         return bytes(out)
+
+
+def names_any(addresses: Sequence[int], start: int, end: int) -> bool:
+    """Whether sorted ``addresses`` hold one in ``[start, end)``."""
+    found = bisect.bisect_left(addresses, start)
+    return found < len(addresses) and addresses[found] < end
