@@ -170,7 +170,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 4
+    assert payload["format"] == 5
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
@@ -212,6 +212,38 @@ def test_a_split_index_refuses_to_search_or_show_what_was_not_added() -> None:
     with pytest.raises(DocsIndexError, match="parts_needed"):
         index.search("json")
     assert index.page_title("/lib/json.html#decoders") == SECTIONS[1].page_title
+
+
+def test_a_split_index_reads_a_pages_anchors_from_its_text_parts() -> None:
+    """The head has no anchors; an address asks for its page's text parts, and only then
+    is it found, or known to be gone."""
+    head, parts = _split()
+    assert "anchor" not in head["sections"]  # type: ignore[operator]
+    index = load_index(head)
+    address = "/lib/json.html#decoders"
+    with pytest.raises(DocsIndexError, match="parts_needed"):
+        index.lookup(address)
+    texts = []
+    while needed := index.parts_needed("zzz", addresses=[address, "/elsewhere.html"]):
+        for key in needed:
+            index.add_part(key, parts[key])
+        texts += [key for key in needed if key.startswith("text")]
+    assert 0 < len(texts) < len([key for key in parts if key.startswith("text")])
+    assert index.lookup(address) == SECTIONS[1]
+    assert index.lookup("/lib/json.html#gone") is None
+
+
+def test_a_split_index_wants_each_pages_sections_together() -> None:
+    """A head whose sections leave a page and come back to it is refused; build_index
+    puts a page's sections together whatever order they came in."""
+    head, _ = _split()
+    sections = head["sections"]
+    sections["page"] = pack(reversed(unpack(sections["page"])))  # type: ignore[index]
+    with pytest.raises(DocsIndexError, match="together"):
+        load_index(head)
+    shuffled = [SECTIONS[0], SECTIONS[-1], *SECTIONS[1:-1]]
+    pages = unpack(build_index(shuffled)["sections"]["page"])  # type: ignore[index]
+    assert pages == sorted(pages)
 
 
 @pytest.mark.parametrize(

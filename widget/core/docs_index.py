@@ -39,7 +39,7 @@ Ranking, all of it general (nothing knows a particular site or question):
 - Each page's best section comes first; a page's other sections follow the
   best sections of all the other matching pages.
 
-Payload layout (``"format": 4``): columns, not rows, so that loading a large
+Payload layout (``"format": 5``): columns, not rows, so that loading a large
 index builds a few dozen Python objects per column instead of one per cell
 (numbers are packed into strings, see ``packed``):
 
@@ -59,7 +59,7 @@ index builds a few dozen Python objects per column instead of one per cell
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
 - ``parts`` (a large site only; ``index_build.split_index``): what is shown of
-  the sections (``SHOWN``: title, breadcrumb, text) and the ``terms`` are left
+  the sections (``SHOWN``: anchor, title, breadcrumb, text) and the ``terms`` are left
   out of the payload and come in files of their own, ``files`` (part key →
   file name, beside the index): ``text-N`` holds those columns for a run of
   sections (``parts.text``: the first section of each run, packed),
@@ -79,11 +79,11 @@ from __future__ import annotations
 import gc
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
-from operator import add, and_, mul, neg
+from operator import add, and_, gt, mul, neg
 from typing import Any
 
 from widget.core.errors import DocsIndexError
@@ -91,7 +91,7 @@ from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
 
-FORMAT = 4
+FORMAT = 5
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
@@ -134,7 +134,7 @@ LINK_WEIGHT = 0.2
 #: A breadcrumb's titles are joined by this in the payload (titles never hold one).
 CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
-SHOWN = ("title", "breadcrumb", "text")
+SHOWN = ("anchor", "title", "breadcrumb", "text")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +209,15 @@ def load_index(payload: object) -> DocsIndex:
     sections = _table(
         payload,
         "sections",
-        strings=("anchor",) + (() if text_starts else SHOWN),
+        strings=() if text_starts else SHOWN,
         packed=("page", "title_terms", "links"),
     )
     if text_starts:
-        sections |= {name: [None] * len(sections["anchor"]) for name in SHOWN}
-        if text_starts[0] != 0 or text_starts[-1] >= len(sections["anchor"]):
+        sections |= {name: [None] * len(sections["page"]) for name in SHOWN}
+        if text_starts[0] != 0 or text_starts[-1] >= len(sections["page"]):
             raise DocsIndexError(f"index.json: 'parts.text' does not fit the sections; {_REBUILD}")
+        if any(map(gt, sections["page"], sections["page"][1:])):  # _page_parts bisects them
+            raise DocsIndexError(f"index.json: a page's sections are not together; {_REBUILD}")
     postings = {} if term_starts else payload.get("terms")
     if not isinstance(postings, dict) or not set(map(type, postings.values())) <= {str}:
         raise DocsIndexError(f"index.json: 'terms' must map terms to strings; {_REBUILD}")
@@ -223,19 +225,15 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    addresses = [
-        paths[page] + f"#{anchor}" if anchor else paths[page]
-        for page, anchor in zip(page_of, sections["anchor"], strict=True)
-    ]
     page_prior = [CHANGELOG_PRIOR if CHANGELOG.search(path) else 1.0 for path in paths]
     link_prior = _link_priors(sections["links"])
     index = DocsIndex(
         version=version,
         _page_titles=pages["title"],
         _columns=sections,
-        _addresses=addresses,
-        _by_address={address: number for number, address in enumerate(addresses)},
-        _page_paths=frozenset(paths),
+        _by_address={},
+        _page_numbers={path: number for number, path in enumerate(paths)},
+        _page_paths=paths,
         _page_of=page_of,
         _link_prior=link_prior,
         _prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
@@ -245,6 +243,8 @@ def load_index(payload: object) -> DocsIndex:
         _term_starts=term_starts,
         _files=files,
     )
+    if not text_starts:
+        index._add_addresses(0, len(page_of))
     # The index lives as long as the worker: its objects are moved out of the
     # cyclic collector's reach, or a collection that happens to fall in a
     # search walks all of them (in Pyodide, a search then took 200+ ms).
@@ -378,9 +378,10 @@ class DocsIndex:
     version: str
     _page_titles: list[str] = field(repr=False)
     _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
-    _addresses: list[str] = field(repr=False)
-    _by_address: Mapping[str, int] = field(repr=False)
-    _page_paths: frozenset[str] = field(repr=False)
+    # Section numbers by address, of the sections whose anchors are in (all, unless split).
+    _by_address: dict[str, int] = field(repr=False)
+    _page_numbers: Mapping[str, int] = field(repr=False)
+    _page_paths: list[str] = field(repr=False)
     _page_of: list[int] = field(repr=False)
     _link_prior: list[float] = field(repr=False)  # per section, a factor on its score
     _prior: list[float] = field(repr=False)  # per section, the same times its page's prior
@@ -396,21 +397,24 @@ class DocsIndex:
     _last: dict[tuple[str, str | None, int], _Ranking] = field(default_factory=dict, repr=False)
 
     def lookup(self, address: str) -> Section | None:
-        """The section at ``address`` ("/page.html#anchor"), if the index has it."""
+        """The section at ``address`` ("/page.html#anchor"), if the index has it (on a
+        split index, once ``parts_needed(…, addresses=[address])`` parts are added)."""
         number = self._by_address.get(address)
+        if number is None and self._page_parts(address) - self._added:
+            raise DocsIndexError("a page's text parts were not added: see parts_needed")
         return None if number is None else self._section(number)
 
     def has_page(self, path: str) -> bool:
         """Whether the page ``path`` (an address without anchor) is in the index."""
-        return path in self._page_paths
+        return path in self._page_numbers
 
     def __len__(self) -> int:
-        return len(self._addresses)
+        return len(self._page_of)
 
     def page_title(self, address: str) -> str | None:
-        """The title of the page of the section at ``address``, if the index has it."""
-        number = self._by_address.get(address)
-        return None if number is None else self._page_titles[self._page_of[number]]
+        """The title of the page ``address`` is on, if the index has that page."""
+        page = self._page_numbers.get(address.partition("#")[0])
+        return None if page is None else self._page_titles[page]
 
     def parts_needed(
         self,
@@ -427,9 +431,27 @@ class DocsIndex:
         if missing or not self._text_starts:
             return missing
         numbers = [number for _, number in self._ranking(query, prefix, limit).hits]
-        numbers += [n for n in map(self._by_address.get, addresses) if n is not None]
         keys = {f"text-{bisect_right(self._text_starts, n) - 1}" for n in numbers}
+        keys.update(key for address in addresses for key in self._page_parts(address))
         return sorted(keys - self._added)
+
+    def _page_parts(self, address: str) -> set[str]:
+        """The text parts that hold the anchors of the page ``address`` is on (its
+        sections are consecutive); none for a payload in one piece or another site's page."""
+        page = self._page_numbers.get(address.partition("#")[0])
+        if page is None or not self._text_starts:
+            return set()
+        starts = self._text_starts
+        first = bisect_right(starts, bisect_left(self._page_of, page)) - 1
+        last = bisect_right(starts, bisect_right(self._page_of, page) - 1)
+        return {f"text-{n}" for n in range(first, last)}
+
+    def _add_addresses(self, start: int, end: int) -> None:
+        """Index sections ``start``…``end - 1`` by address, now that their anchors are in."""
+        paths, page_of, anchors = self._page_paths, self._page_of, self._columns["anchor"]
+        for number in range(start, end):
+            path = paths[page_of[number]]
+            self._by_address[f"{path}#{anchors[number]}" if anchors[number] else path] = number
 
     def part_file(self, key: str) -> str:
         """The file (beside the index) that holds part ``key``."""
@@ -456,6 +478,7 @@ class DocsIndex:
                 raise DocsIndexError(f"index part {key} does not fit the index; {_REBUILD}")
             for name in SHOWN:
                 self._columns[name][start:end] = payload[name]
+            self._add_addresses(start, end)
         else:
             if not (
                 isinstance(payload, dict)
@@ -483,8 +506,9 @@ class DocsIndex:
         text = columns["text"][number]
         if text is None:
             raise DocsIndexError("a section's text part was not added: see parts_needed")
+        path, anchor = self._page_paths[self._page_of[number]], columns["anchor"][number]
         return Section(
-            address=self._addresses[number],
+            address=f"{path}#{anchor}" if anchor else path,
             page_title=self._page_titles[self._page_of[number]],
             title=columns["title"][number],
             text=text,
@@ -630,9 +654,9 @@ class DocsIndex:
             precise = min(1.0, heading_hits[number] / max(1, title_terms[number]))
             f1 = 2 * precise * covered / (precise + covered)
             scores[number] += HEADING_SHARE * best_possible * f1 * prior[number]
-        if prefix is not None:
-            addresses = self._addresses
-            scores = {n: s for n, s in scores.items() if addresses[n].startswith(prefix)}
+        if prefix is not None:  # a scope is a path prefix: "/api/"
+            paths, page_of = self._page_paths, self._page_of
+            scores = {n: s for n, s in scores.items() if paths[page_of[n]].startswith(prefix)}
         # Ties go to the section that comes first in the site. Sorting negated
         # scores needs no key function: thousands of candidates sort in C.
         return sorted(zip(map(neg, scores.values()), scores, strict=True))

@@ -49,6 +49,10 @@ LENGTH_POWER = 0.5
 def build_index(sections: Iterable[Section]) -> dict[str, object]:
     """The ``index.json`` payload for ``sections`` (same input, same output)."""
     sections = list(sections)
+    order: dict[str, int] = {}
+    for section in sections:
+        order.setdefault(section.page, len(order))
+    sections.sort(key=lambda section: order[section.page])  # a page's sections together
     page_numbers: dict[str, int] = {}
     page_titles: list[str] = []
     page_of: list[int] = []
