@@ -32,7 +32,8 @@ ZERO_RUN = 4096
 _ZEROS = re.compile(b"\0{%d,}" % ZERO_RUN)
 
 
-def _uleb(data: bytes, at: int) -> tuple[int, int]:
+def _leb(data: bytes, at: int, *, signed: bool = False) -> tuple[int, int]:
+    """The LEB128 number at ``at``, and where the next field starts."""
     value = shift = 0
     while True:
         byte = data[at]
@@ -40,18 +41,7 @@ def _uleb(data: bytes, at: int) -> tuple[int, int]:
         value |= (byte & 0x7F) << shift
         shift += 7
         if byte < 0x80:
-            return value, at
-
-
-def _sleb(data: bytes, at: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return (value - (1 << shift) if byte & 0x40 else value), at
+            return (value - (1 << shift) if signed and byte & 0x40 else value), at
 
 
 def _uleb_bytes(value: int) -> bytes:
@@ -79,23 +69,23 @@ def _sections(wasm: bytes) -> list[tuple[int, bytes]]:
     sections, at = [], 8
     while at < len(wasm):
         kind = wasm[at]
-        size, start = _uleb(wasm, at + 1)
+        size, start = _leb(wasm, at + 1)
         sections.append((kind, wasm[start : start + size]))
         at = start + size
     return sections
 
 
 def _segments(body: bytes) -> list[tuple[int, bytes]]:
-    count, at = _uleb(body, 0)
+    count, at = _leb(body, 0)
     segments = []
     for _ in range(count):
-        flags, at = _uleb(body, at)
+        flags, at = _leb(body, at)
         if flags != 0 or body[at] != 0x41:  # active, memory 0, at (i32.const N)
             raise ValueError("a data segment is passive or not at a constant address")
-        address, at = _sleb(body, at + 1)
+        address, at = _leb(body, at + 1, signed=True)
         if body[at] != 0x0B:
             raise ValueError("a data segment's address is not a lone constant")
-        size, at = _uleb(body, at + 1)
+        size, at = _leb(body, at + 1)
         segments.append((address, body[at : at + size]))
         at += size
     return segments
