@@ -230,14 +230,15 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         out[path] = data
         return path
 
-    # Files the loader answers from Zstandard twins, by the name they are asked for.
-    twins: dict[str, tuple[str, str]] = {}
+    # Files the loader answers from their Zstandard twins (the name plus ".zst"), by the
+    # name they are asked for, grouped by content type: a large site has hundreds.
+    twins: dict[str, list[str]] = {}
 
     def twin(name: str, data: bytes, content_type: str, *, keep: bool) -> str:
         out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
         if keep:
             out[name] = data
-        twins[name] = (name + ".zst", content_type)
+        twins.setdefault(content_type, []).append(name)
         return name
 
     twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
@@ -290,9 +291,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # the wasm, then the worker's zip and the index, which are read only once the
     # interpreter is up (on a slow network they would slow the wasm down).
     runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
-    runtime_lane += [twins[glue][0], twins[stdlib_name][0]]
-    wasm_lane = [twins[f"{pyodide}/pyodide.asm.wasm"][0]]
-    wasm_lane += [twins[worker_name][0], twins[index_name][0]]
+    runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
+    wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
     # The loader needs the storage keys and the shortcut before the worker exists (to
     # see a conversation to restore, to open on the key), judged as the config does.
     storage = {

@@ -61,7 +61,9 @@ async function decoded(url) {
 // Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
 // wasm and standard library (asked for by their usual names), the JS glue, the
 // worker's zip and the docs index.
-const twins = new Map(Object.entries(M.twins).map(([name, [file, type]]) => [at(name), [at(file), type]]));
+const twins = new Map(
+  Object.entries(M.twins).flatMap(([type, names]) => names.map((name) => [at(name), [at(`${name}.zst`), type]])),
+);
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twins.get(url)[1] } });
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
