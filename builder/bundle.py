@@ -58,23 +58,23 @@ MICROPYTHON_DIR = NODE_MODULES / "@micropython" / "micropython-webassembly-pyscr
 PYODIDE_DIR = NODE_MODULES / "pyodide"
 FZSTD_DIR = NODE_MODULES / "fzstd"
 
-# The chunks PyScript imports dynamically while the panel runs: its plugins' small
-# entry modules (always loaded). The rest serve features the panel never uses: the
-# zip reader for `files` (the shell's modules come as one JSON file), codemirror,
-# xterm, TOML, pyodide_graph.
-PYSCRIPT_DYNAMIC_CHUNKS = (
+# The chunks PyScript imports dynamically while the panel runs: the error plugin (it
+# shows a Python error on the page). The rest serve features the panel never uses:
+# the zip reader for `files` (the shell's modules come as one JSON file), TOML,
+# pyodide_graph, and the plugins in PYSCRIPT_PLUGINS_OFF.
+PYSCRIPT_DYNAMIC_CHUNKS = ("error",)
+# PyScript's plugins the panel does not use, taken out of its core's table of plugins
+# (pyscript_core): it loads every plugin on every start, for each script type, unless
+# a config turns it off (five requests; the editor, terminal and game loop never run).
+PYSCRIPT_PLUGINS_OFF = (
     "deprecations-manager",
     "donkey",
-    "error",
     "py-editor",
     "py-game",
     "py-terminal",
 )
 # MicroPython's module fetches its wasm here; micropython_module() fetches the gzip twin.
 MICROPYTHON_WASM_FETCH = 'var response=fetch(binaryFile,{credentials:"same-origin"});'
-# Loaded by the panel's loader as they are; the wasm and the JS glue (see glue_body)
-# only as zstd twins.
-PYODIDE_FILES = ("pyodide.mjs",)
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
@@ -95,7 +95,19 @@ EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
 # Comments (whole lines, or after code with no quote behind them) and indentation.
 _JS_NOISE = re.compile(r"^[ \t]*//.*\n|[ \t]+// [^\"'`\n]*$|^[ \t]+", re.MULTILINE)
 
+# A large index's part files: the loader answers them from their twins by this rule.
+INDEX_PART = r"index-(?:text|terms)-\d+\.[0-9a-f]{10}\.json"
 _STATIC_IMPORT = re.compile(r'from\s*"\./([\w.-]+\.js)"')
+# What function_module rewrites, and what it refuses (a statement only a module has).
+_SOURCE_MAP = re.compile(r"\n//# sourceMappingURL=\S*\s*$")
+_EXPORT_LIST = re.compile(r"export\s*\{([\w$]+(?: as [\w$]+)?(?:,[\w$]+(?: as [\w$]+)?)*)\};?")
+_EXPORT_DEFAULT = re.compile(r"export default ([\w$]+);")
+_EXPORT_FUNCTION = re.compile(r"export ((?:async )?function\*? ?([\w$]+))")
+_MODULE_STATEMENT = re.compile(
+    r"(?:^|[;{}])\s*(?:import\s*(?:[{*]|\"[^\"]*\"|[\w$]+\s*from\s*\")"
+    r"|export\s*(?:[{*]|default\b|const\b|let\b|var\b|class\b|(?:async\s+)?function\b))"
+)
+_CHUNK_IMPORT = re.compile(r'import\("(\./[\w.-]+\.js)"\)')
 _DYNAMIC_IMPORT = re.compile(r'import\("\./([\w.-]+\.js)"\)')
 
 
@@ -209,20 +221,35 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
             out[f"{directory}/{name}"] = (folder / name).read_bytes()
         return directory
 
-    pyscript = runtime(PYSCRIPT_DIST.parent, "pyscript", [])
+    # PyScript's core chunk and MicroPython's module come as stubs and gzipped function
+    # bodies (function_module); the folders say so, as their files are cached for good.
+    core = _STATIC_IMPORT.findall((PYSCRIPT_DIST / "core.js").read_text(encoding="utf-8"))
+    if len(core) != 1:
+        raise ConfigError("PyScript's core.js changed shape: its core chunk was not found")
+    core_stub, core_body = function_module(
+        pyscript_core(PYSCRIPT_DIST / core[0]), core[0].replace(".js", ".body.js.gz")
+    )
+    pyscript = runtime(PYSCRIPT_DIST.parent, "pyscript", [], "-" + digest(core_body)[:8])
     for chunk in pyscript_chunks():
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
-    # MicroPython's folder, like Pyodide's, names the build's own module it holds.
-    micropython_js = micropython_module()
-    micropython = runtime(
-        MICROPYTHON_DIR, "micropython", ["micropython.wasm"], "-" + digest(micropython_js)[:8]
+    out[f"{pyscript}/{core[0]}"] = core_stub
+    out[f"{pyscript}/{core[0].replace('.js', '.body.js.gz')}"] = _gzip(core_body)
+    micropython_stub, micropython_body = function_module(
+        micropython_module(), "micropython.body.js.gz"
     )
-    out[f"{micropython}/micropython.mjs"] = micropython_js
+    micropython = runtime(
+        MICROPYTHON_DIR, "micropython", ["micropython.wasm"], "-" + digest(micropython_body)[:8]
+    )
+    out[f"{micropython}/micropython.mjs"] = micropython_stub
+    out[f"{micropython}/micropython.body.js.gz"] = _gzip(micropython_body)
     out[f"{micropython}/micropython.wasm.gz"] = _gzip(out[f"{micropython}/micropython.wasm"])
     # Pyodide's wasm and glue are the build's own transforms of the package's files: the
     # folder's name says which, since its files are cached for good under it.
     wasm, glue_js = pruned_wasm(PYODIDE_DIR), glue_body()
-    pyodide = runtime(PYODIDE_DIR, "pyodide", PYODIDE_FILES, "-" + digest(wasm, glue_js)[:8])
+    _, module_js = function_module(
+        (PYODIDE_DIR / "pyodide.mjs").read_text(encoding="utf-8"), "pyodide.body.js"
+    )
+    pyodide = runtime(PYODIDE_DIR, "pyodide", [], "-" + digest(wasm, glue_js, module_js)[:8])
     fzstd = runtime(FZSTD_DIR, "fzstd", ["esm/index.mjs"]) + "/esm/index.mjs"
 
     def hashed(name: str, data: bytes) -> str:
@@ -231,18 +258,21 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         return path
 
     # Files the loader answers from their Zstandard twins (the name plus ".zst"), by the
-    # name they are asked for, grouped by content type: a large site has hundreds.
+    # name they are asked for, grouped by content type; index parts go by INDEX_PART
+    # instead of a list (a large site has hundreds).
     twins: dict[str, list[str]] = {}
 
-    def twin(name: str, data: bytes, content_type: str, *, keep: bool) -> str:
+    def twin(name: str, data: bytes, content_type: str, *, keep: bool, listed: bool = True) -> str:
         out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
         if keep:
             out[name] = data
-        twins.setdefault(content_type, []).append(name)
+        if listed:
+            twins.setdefault(content_type, []).append(name)
         return name
 
     twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
     glue = twin(f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript", keep=False)
+    module = twin(f"{pyodide}/pyodide.body.js", module_js, "text/javascript", keep=False)
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),
@@ -258,25 +288,31 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     for key, part in parts.items():
         data = _json(part)
         name = hashed_name(f"index-{key}.json", data)
-        head["parts"]["files"][key] = twin(name, data, "application/json", keep=False)
+        if not re.fullmatch(INDEX_PART, name):
+            raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
+        head["parts"]["files"][key] = twin(name, data, "application/json", keep=False, listed=False)
     index = _json(head)
     index_name = twin(hashed_name("index.json", index), index, "application/json", keep=True)
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
-        "pyodide": f"{pyodide}/pyodide.mjs",
+        "pyodide": module,
         "fzstd": fzstd,
         "stdlib": stdlib_name,
         "glue": glue,
         "workerZip": worker_name,
         "early": [glue, worker_name],
         "twins": twins,
+        "indexPart": INDEX_PART,
+        "index": index_name,
         "lockInfo": lock["info"],
     }
     manifest = {
         "pyscript": f"{pyscript}/core.js",
         "micropython": f"{micropython}/micropython.mjs",
         # The worker's interpreter module: Pyodide, through the panel's loader.
-        "pyodide": hashed("pyodide-loader.mjs", _filled("pyodide-loader.mjs", LOADER_MARK, loader)),
+        "pyodide": hashed(
+            "pyodide-loader.mjs", _lean_js(_filled("pyodide-loader.mjs", LOADER_MARK, loader))
+        ),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellFiles": hashed("shell.json.gz", shell_files()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
@@ -290,7 +326,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # two lanes: what the interpreter's start needs, in the order the worker asks; and
     # the wasm, then the worker's zip and the index, which are read only once the
     # interpreter is up (on a slow network they would slow the wasm down).
-    runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, f"{pyodide}/pyodide.mjs"]
+    runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, module + ".zst"]
     runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
     wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
     # The loader needs the storage keys and the shortcut before the worker exists (to
@@ -310,13 +346,11 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "rtl": list(RIGHT_TO_LEFT),
         "prefetch": [wasm_lane, runtime_lane],
     }
-    # Comments are for this repository's readers; every page pays for embed.js.
-    embed = _filled("embed.js", MANIFEST_MARK, embedded).decode("utf-8")
-    out["embed.js"] = _JS_NOISE.sub("", embed).encode("utf-8")
+    out["embed.js"] = _lean_js(_filled("embed.js", MANIFEST_MARK, embedded))
     return out
 
 
-def micropython_module() -> bytes:
+def micropython_module() -> str:
     """MicroPython's module, its wasm fetched as the gzip twin beside it and decoded by
     embed.js's ``gunzipped`` unless the host decoded it already: a host that compresses
     nothing sent 436 KiB of wasm instead of 191 (the wasm stays, for its fallback)."""
@@ -324,7 +358,76 @@ def micropython_module() -> bytes:
     if source.count(MICROPYTHON_WASM_FETCH) != 1:
         raise ConfigError("micropython.mjs changed shape: its wasm's fetch was not found")
     twin = 'var response=globalThis.__docsPanel.gunzipped(binaryFile+".gz","application/wasm");'
-    return source.replace(MICROPYTHON_WASM_FETCH, twin).encode("utf-8")
+    return source.replace(MICROPYTHON_WASM_FETCH, twin)
+
+
+def pyscript_core(path: Path) -> str:
+    """PyScript's core chunk without the plugins in PYSCRIPT_PLUGINS_OFF in its table of
+    plugins, which it otherwise loads on every start."""
+    source = path.read_text(encoding="utf-8")
+    for name in PYSCRIPT_PLUGINS_OFF:
+        entry = re.compile(rf'(?:"{name}"|{name}):\(\)=>import\("\./{name}-[\w-]+\.js"\),?')
+        source, found = entry.subn("", source)
+        if found != 1:
+            raise ConfigError(f"PyScript's core changed shape: its {name} plugin was not found")
+    return source
+
+
+def function_module(source: str, body_name: str) -> tuple[bytes, bytes]:
+    """An ES module of the page's runtimes as a stub module and the body of an async
+    function of ``importMeta`` that runs its code and returns its exports.
+
+    The page imports modules from their URLs, so a host that compresses nothing sends
+    them as they are: PyScript's core is 133 KiB against 47 gzipped, MicroPython's
+    module 106 against 30. The stub, imported in their place, fetches the body (the
+    gzip twin ``body_name``, beside it) through embed.js's ``gunzipped``, runs it and
+    exports what it returns::
+
+        stub, body = function_module('const a=1;export{a as b};', "x.body.js.gz")
+        # stub: const __module=await new(async()=>{}).constructor("importMeta",
+        #       <x.body.js.gz, gunzipped>)({url:import.meta.url});export const{b}=__module;
+        # body: "use strict";const a=1;return{b:a};
+
+    Only the shapes these bundles have are rewritten (an export list, ``export
+    default name``, exported functions; ``import.meta``; dynamic imports of chunks
+    beside it, which resolve from ``importMeta.url``); anything else, such as a static
+    import, is refused. ``new Function`` needs only the ``'unsafe-eval'`` the
+    runtimes need anyway; a ``blob:`` module would need ``blob:`` in the site's
+    ``script-src``.
+    """
+    exports: dict[str, str] = {}  # exported name -> local name
+
+    def listed(match: re.Match[str]) -> str:
+        for item in match.group(1).split(","):
+            local, _, exported = item.partition(" as ")
+            exports[exported or local] = local
+        return ""
+
+    def default(match: re.Match[str]) -> str:
+        exports["default"] = match.group(1)
+        return ""
+
+    def declared(match: re.Match[str]) -> str:
+        exports[match.group(2)] = match.group(2)
+        return match.group(1)
+
+    body = _SOURCE_MAP.sub("", source)
+    body = _EXPORT_LIST.sub(listed, body)
+    body = _EXPORT_DEFAULT.sub(default, body)
+    body = _EXPORT_FUNCTION.sub(declared, body)
+    if not exports or "__module" in exports or _MODULE_STATEMENT.search(body):
+        raise ConfigError(f"{body_name}: the module changed shape; it cannot run as a function")
+    body = body.replace("import.meta", "importMeta")
+    body = _CHUNK_IMPORT.sub(r'import(new URL("\1",importMeta.url).href)', body)
+    returned = ",".join(f"{name}:{local}" for name, local in exports.items())
+    named = ",".join(name for name in exports if name != "default")
+    url = f"new URL({json.dumps(body_name)},import.meta.url).href"
+    code = f'await(await globalThis.__docsPanel.gunzipped({url},"text/javascript")).text()'
+    stub = f'const __module=await new(async()=>{{}}).constructor("importMeta",{code})'
+    stub += "({url:import.meta.url});"
+    stub += f"export const{{{named}}}=__module;" if named else ""
+    stub += "export default __module.default;" if "default" in exports else ""
+    return stub.encode(), f'"use strict";{body}\nreturn{{{returned}}};'.encode()
 
 
 def glue_body() -> bytes:
@@ -343,6 +446,12 @@ def glue_body() -> bytes:
         raise ConfigError("pyodide.asm.mjs changed shape: the loader cannot rebuild it")
     body = source.replace("import.meta", "importMeta").replace(export, f"return {name};")
     return body.encode("utf-8")
+
+
+def _lean_js(source: bytes) -> bytes:
+    """Our JS without comments and indentation: they are for this repository's readers,
+    and every page pays for embed.js, every start for the loader."""
+    return _JS_NOISE.sub("", source.decode("utf-8")).encode("utf-8")
 
 
 def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:

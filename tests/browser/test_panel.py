@@ -89,6 +89,16 @@ def test_a_large_site_fetches_only_the_index_parts_a_question_reads(
     fetched = [url for url in watch.requests if "/large/docs-panel/index-" in url]
     assert {"text", "terms"} == {re.findall(r"index-(\w+)-", url)[0] for url in fetched}
     assert len(fetched) < len(parts) // 4, fetched
+    # The warm-start copy keeps the parts it read under its head's name (a new index
+    # drops them), though the loader names no part: they go by a rule.
+    keys = "async () => (await (await caches.open('docs-panel-warm-start')).keys()).map(r => r.url)"
+    for _ in range(READY_TIMEOUT_MS // 250):  # kept a second after the first answer
+        kept = [url for url in page.evaluate(keys) if "/index-" in url]
+        if kept:
+            break
+        page.wait_for_timeout(250)
+    head = r"\?head=index\.[0-9a-f]{10}\.json"
+    assert kept and all(re.search(rf"/index-\w+-\d+\.[0-9a-f]{{10}}\.json{head}$", u) for u in kept)
 
 
 def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:
@@ -105,9 +115,10 @@ def test_scope_limits_results_to_its_prefix(page: Page, site: Site) -> None:
 def test_gzip_twins_load_whether_or_not_the_browser_decoded_them(
     page: Page, site: Site, watch: Watch
 ) -> None:
-    """The shell's modules and MicroPython's wasm come as .gz twins (never PyScript's zip
-    reader), also from a host that labels them Content-Encoding: gzip, so the browser
-    hands them over decoded."""
+    """The shell's modules, MicroPython's wasm and the code of PyScript's core and of
+    MicroPython's module come as .gz twins (never PyScript's zip reader or the plugins
+    the panel does not use), also from a host that labels them Content-Encoding: gzip,
+    so the browser hands them over decoded."""
 
     def decoded(route: Route) -> None:
         response = route.fetch()
@@ -122,6 +133,10 @@ def test_gzip_twins_load_whether_or_not_the_browser_decoded_them(
     assert [url for url in watch.requests if url.endswith("/micropython.wasm.gz")]
     assert [url for url in watch.requests if re.search(r"/shell\.\w+\.json\.gz$", url)]
     assert not [url for url in watch.requests if "/zip-" in url or url.endswith(".zip")]
+    bodies = [url for url in watch.requests if url.endswith(".body.js.gz")]
+    assert {url.rsplit("/", 2)[1].split("-")[0] for url in bodies} == {"pyscript", "micropython"}
+    plugins = ("/py-editor-", "/py-terminal-", "/py-game-", "/donkey-", "/deprecations-")
+    assert not [url for url in watch.requests if any(name in url for name in plugins)]
 
 
 def test_config_typo_logs_one_error_and_the_panel_works(

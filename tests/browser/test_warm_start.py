@@ -39,7 +39,7 @@ WARM = "performance.getEntriesByName('docs-panel:warm').length"
 
 
 # What a warm start keeps besides the memory copy, by the start of each file's name.
-FILES = {"pyodide.asm.wasm", "pyodide.asm.js", "stdlib", "worker", "index"}
+FILES = {"pyodide.asm.wasm", "pyodide.asm.js", "pyodide.body.js", "stdlib", "worker", "index"}
 
 
 def kept_copies(page: Page, *, larger_than: int = 1_000_000) -> dict[str, list[Any]]:
@@ -52,7 +52,8 @@ def kept_copies(page: Page, *, larger_than: int = 1_000_000) -> dict[str, list[A
             for url, size, found in page.evaluate(KEPT, [CACHE, QUESTION])
         }
         memory = any(
-            name.startswith("pyodide.mjs?memory") and kept[name][1] > larger_than for name in kept
+            name.startswith("pyodide.body.js?memory") and kept[name][1] > larger_than
+            for name in kept
         )
         if memory and all(any(name.startswith(f) for name in kept) for f in FILES):
             return kept

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from builder import pyodide_wasm
+from builder import bundle, pyodide_wasm
 from builder.bundle import (
     LOADER_MARK,
     MANIFEST_MARK,
     MICROPYTHON_DIR,
     MICROPYTHON_WASM_FETCH,
     PYODIDE_DIR,
+    PYSCRIPT_PLUGINS_OFF,
     ROOT,
     bundle_files,
     deterministic_zip,
@@ -64,8 +65,8 @@ def manifest(files: dict[str, bytes]) -> dict[str, str]:
 
 
 def wasm_path(files: dict[str, bytes]) -> str:
-    """Where Pyodide asks for its wasm: beside pyodide.mjs."""
-    return str(loader_manifest(files)["pyodide"]).replace("pyodide.mjs", "pyodide.asm.wasm")
+    """Where Pyodide asks for its wasm: beside its JS glue."""
+    return str(loader_manifest(files)["glue"]).replace("pyodide.asm.js", "pyodide.asm.wasm")
 
 
 CANDIDATES = {
@@ -106,8 +107,10 @@ def loader_manifest(files: dict[str, bytes]) -> dict[str, Any]:
 
 
 def decoded_twin(files: dict[str, bytes], name: str) -> bytes:
-    twins = loader_manifest(files)["twins"]
-    assert name in [twin for names in twins.values() for twin in names]
+    """A file the loader answers from its Zstandard twin: listed, or an index part by rule."""
+    loader = loader_manifest(files)
+    listed = [twin for names in loader["twins"].values() for twin in names]
+    assert name in listed or re.fullmatch(loader["indexPart"], name)
     return zstd.decompress(files[name + ".zst"])
 
 
@@ -125,13 +128,15 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     assert len(prefetch) == len(set(prefetch)) == 9
     for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
-    assert loader_manifest(files)["pyodide"] in files
+    loader = loader_manifest(files)
+    assert loader["fzstd"] in files and loader["pyodide"] + ".zst" in files
 
 
 def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
-    """The worker's loader serves the wasm, JS glue, stdlib, worker zip and index from
-    .zst twins that decode to the real files, with the decoder it imports; the raw wasm,
-    the glue as a module and pyodide-lock.json are not shipped."""
+    """The worker's loader serves the wasm, Pyodide's module and JS glue, stdlib, worker
+    zip and index from .zst twins that decode to the real files, with the decoder it
+    imports; the raw wasm, the module and glue as modules and pyodide-lock.json are not
+    shipped."""
     loader = loader_manifest(files)
     assert LOADER_MARK.encode() not in files[str(manifest(files)["pyodide"])]
     assert decoded_twin(files, wasm_path(files)) == pruned_wasm(PYODIDE_DIR)
@@ -140,7 +145,10 @@ def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes
     assert decoded_twin(files, str(loader["stdlib"]))[:2] == b"PK"
     glue = decoded_twin(files, str(loader["glue"])).decode()
     assert glue.rstrip().endswith("return _createPyodideModule;") and "import.meta" not in glue
-    assert not [n for n in files if n.endswith(("asm.wasm", "asm.mjs", "pyodide-lock.json"))]
+    module = decoded_twin(files, str(loader["pyodide"])).decode()
+    assert module.endswith("return{loadPyodide:dt,version:U};")
+    shipped = ("asm.wasm", "asm.mjs", "pyodide.mjs", "pyodide-lock.json")
+    assert not [n for n in files if n.endswith(shipped)]
     assert loader["fzstd"] == "runtime/fzstd-0.1.1/esm/index.mjs" in files
     assert loader["lockInfo"] == {
         "abi_version": "2026_0",
@@ -178,6 +186,7 @@ def test_a_large_index_comes_as_a_head_and_parts(files: dict[str, bytes]) -> Non
     for key in keys:
         part = decoded_twin(large, index.part_file(key))
         assert index.part_file(key) == hashed_name(f"index-{key}.json", part)
+        assert index.part_file(key) not in json.dumps(loader_manifest(large)["twins"])
         index.add_part(key, json.loads(part))
     assert index.parts_needed("w7x3") == ["text-0"]
     assert json.loads(decoded_twin(files, manifest(files)["index"]))["parts"]["files"] == {}
@@ -191,15 +200,23 @@ def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
     assert re.fullmatch(r"pyodide-314\.0\.8-[0-9a-f]{8}", pyodide)
     micropython = next(folder for folder in folders if folder.startswith("micropython-"))
     assert re.fullmatch(r"micropython-1\.28\.0-6-[0-9a-f]{8}", micropython)
-    assert folders == {pyodide, micropython, "pyscript-0.7.31", "fzstd-0.1.1"}
+    pyscript = next(folder for folder in folders if folder.startswith("pyscript-"))
+    assert re.fullmatch(r"pyscript-0\.7\.31-[0-9a-f]{8}", pyscript)
+    assert folders == {pyodide, micropython, pyscript, "fzstd-0.1.1"}
 
 
 def test_micropython_fetches_its_wasm_as_the_gzip_twin(files: dict[str, bytes]) -> None:
     """MicroPython's module asks embed.js for the wasm's .gz twin, which ships beside the
-    wasm and decodes to it; the module changes in that one place."""
+    wasm and decodes to it; the module changes in that one place (and runs as a function,
+    see function_module)."""
     module = manifest(files)["micropython"]
     wasm = module.replace(".mjs", ".wasm")
-    patched = files[module].decode()
+    body = gzip.decompress(files[module.replace(".mjs", ".body.js.gz")]).decode()
+    assert 'gunzipped(new URL("micropython.body.js.gz",import.meta.url)' in files[module].decode()
+    patched = body.removeprefix('"use strict";').rpartition("\nreturn{")[0]
+    patched = patched.replace("importMeta", "import.meta")
+    exports = "export default _createMicroPythonModule;export async function loadMicroPython"
+    patched = patched.replace("async function loadMicroPython", exports)
     assert 'globalThis.__docsPanel.gunzipped(binaryFile+".gz","application/wasm")' in patched
     original = (MICROPYTHON_DIR / "micropython.mjs").read_text(encoding="utf-8")
     assert patched.replace(patched_fetch(patched), MICROPYTHON_WASM_FETCH) == original
@@ -261,12 +278,94 @@ def exports(wasm: bytes | Path) -> set[str]:
     return names
 
 
-def test_only_used_pyscript_chunks_ship() -> None:
-    """Editor, terminal, TOML and zip-reader chunks (codemirror, xterm, zip.js) are left out."""
+def test_only_used_pyscript_chunks_ship(files: dict[str, bytes]) -> None:
+    """Editor, terminal, game, TOML and zip-reader chunks (codemirror, xterm, zip.js) are
+    left out, and PyScript's core no longer asks for the plugins among them."""
     chunks = pyscript_chunks()
-    assert "core.js" in chunks
-    unused = ("codemirror", "xterm", "toml", "pyodide_graph", "zip-")
+    assert "core.js" in chunks and "error-D2315lOB.js" in chunks
+    unused = ("codemirror", "xterm", "toml", "pyodide_graph", "zip-", *PYSCRIPT_PLUGINS_OFF)
     assert not [c for c in chunks if c.startswith(unused)]
+    body = next(data for name, data in files.items() if name.endswith("/core-C9KDLldu.body.js.gz"))
+    code = gzip.decompress(body).decode()
+    assert 'error:()=>import(new URL("./error-' in code
+    table = [name for name in PYSCRIPT_PLUGINS_OFF if re.search(rf'"?{name}"?:\(\)=>', code)]
+    assert not table
+
+
+def test_a_pyscript_core_that_changed_shape_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin the core does not list is an error naming it, not a silent no-op."""
+    monkeypatch.setattr(bundle, "PYSCRIPT_PLUGINS_OFF", ("py-editor", "py-spreadsheet"))
+    with pytest.raises(ConfigError, match="py-spreadsheet plugin was not found"):
+        bundle.pyscript_core(bundle.PYSCRIPT_DIST / "core-C9KDLldu.js")
+
+
+def test_page_modules_keep_their_exports_as_function_bodies(files: dict[str, bytes]) -> None:
+    """The stubs of PyScript's core and MicroPython's module export exactly the names the
+    modules do, from bodies with no module syntax left."""
+    originals = {
+        "core-C9KDLldu.js": (bundle.PYSCRIPT_DIST / "core-C9KDLldu.js").read_text("utf-8"),
+        "micropython.mjs": (MICROPYTHON_DIR / "micropython.mjs").read_text("utf-8"),
+    }
+    for name, original in originals.items():
+        stub = next(data for path, data in files.items() if path.endswith("/" + name)).decode()
+        listed = re.search(r"export\{([^}]*)\}", original)
+        items = listed.group(1).split(",") if listed else []
+        names = {item.rpartition(" as ")[2] for item in items}
+        names |= set(re.findall(r"export (?:async )?function ([\w$]+)", original))
+        names |= {"default"} if "export default " in original else set()
+        exported = set(re.search(r"export const\{([^}]*)\}", stub).group(1).split(","))
+        exported |= {"default"} if "export default __module.default;" in stub else set()
+        assert exported == names, name
+
+
+def test_a_module_runs_the_same_from_its_function_body(tmp_path: Path) -> None:
+    """In Node, a stub and its gzipped body export what the module does: import.meta is
+    the stub's, and a chunk it imports resolves beside it."""
+    if shutil.which("node") is None:
+        pytest.skip("needs Node (npm brings it)")
+    module = (
+        'export async function load(){return (await import("./chunk.js")).value}'
+        "const where=import.meta.url;export{where as w};export default 42;"
+    )
+    stub, body = bundle.function_module(module, "module.body.js.gz")
+    (tmp_path / "module.js").write_bytes(stub)
+    (tmp_path / "module.body.js.gz").write_bytes(gzip.compress(body))
+    (tmp_path / "chunk.js").write_text("export const value = 'beside';")
+    script = """
+const { readFileSync } = await import("node:fs");
+const { gunzipSync } = await import("node:zlib");
+const { fileURLToPath } = await import("node:url");
+globalThis.__docsPanel = {
+  gunzipped: async (url) => new Response(gunzipSync(readFileSync(fileURLToPath(url)))),
+};
+const m = await import(process.argv[1]);
+console.log(JSON.stringify([m.default, m.w, await m.load()]));
+"""
+    url = (tmp_path / "module.js").as_uri()
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script, url],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(run.stdout) == [42, url, "beside"]
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        'import{a}from"./x.js";export{a};',
+        "const a=1;export const b=a;export{a};",
+        "export*from'./x.js';export{a};",
+        "const a=1;",
+    ],
+)
+def test_a_module_that_cannot_run_as_a_function_is_refused(module: str) -> None:
+    """Static imports, export declarations other than functions, re-exports and a
+    module with nothing exported are refused, not half-rewritten."""
+    with pytest.raises(ConfigError, match="cannot run as a function"):
+        bundle.function_module(module, "x.body.js.gz")
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:

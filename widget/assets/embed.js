@@ -111,7 +111,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     },
     // A gzip twin, decoded here unless the host labelled it Content-Encoding: gzip and
     // the browser decoded it already: a host that compresses nothing sends it small too.
-    // The shell's modules come this way, and MicroPython's wasm (build.py's micropython.mjs).
+    // The shell's modules come this way, MicroPython's wasm (build.py's micropython.mjs)
+    // and the code of the runtime modules a host would send uncompressed (function_module).
     gunzipped: async (url, type) => {
       const response = await fetch(url, { credentials: "same-origin" });
       if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);

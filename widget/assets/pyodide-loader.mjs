@@ -7,15 +7,15 @@
 //   this exact interpreter (builder/pyodide_bytecode.py);
 // - the big files fetched as their Zstandard twins and decoded here as they
 //   arrive (fzstd: no browser decodes anything smaller than gzip), so every host
-//   sends the same fifth-smaller bytes, compressing or not; the JS glue too, as
-//   the body of a function (a blob: module would need `blob:` in the site's
-//   script-src; `new Function` needs only the 'unsafe-eval' Pyodide needs anyway);
+//   sends the same fifth-smaller bytes, compressing or not; Pyodide's module and
+//   JS glue too, as the bodies of functions (a blob: module would need `blob:` in
+//   the site's script-src; `new Function` needs only the 'unsafe-eval' Pyodide
+//   needs anyway);
 // - later starts warm, from what the first one kept in Cache Storage (see below).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
-const [pyodide, { Decompress }] = await Promise.all([import(at(M.pyodide)), import(at(M.fzstd))]);
-export const version = pyodide.version;
+const { Decompress } = await import(at(M.fzstd));
 
 // Zstandard bytes in, the file out, a block at a time.
 const unzstd = () => {
@@ -59,12 +59,16 @@ async function decoded(url) {
 }
 
 // Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
-// wasm and standard library (asked for by their usual names), the JS glue, the
-// worker's zip and the docs index.
+// wasm and standard library (asked for by their usual names), its module and JS glue,
+// the worker's zip and the docs index; and a large index's parts, by their names'
+// rule (hundreds of them), kept under the name of the head that lists them.
 const twins = new Map(
   Object.entries(M.twins).flatMap(([type, names]) => names.map((name) => [at(name), [at(`${name}.zst`), type]])),
 );
-const response = (body, url) => new Response(body, { headers: { "Content-Type": twins.get(url)[1] } });
+const partName = new RegExp(`^${M.indexPart}$`);
+const part = (url) => url.startsWith(at("./")) && partName.test(url.slice(at("./").length));
+const twinOf = (url) => twins.get(url) ?? (part(url) ? [`${url}.zst`, "application/json"] : null);
+const response = (body, url) => new Response(body, { headers: { "Content-Type": twinOf(url)[1] } });
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
 // copies its memory once the panel's pure modules are imported, before any of its
@@ -74,12 +78,14 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // files from there (the browser gunzips natively, fzstd is JavaScript) and restore
 // the memory instead of booting Python again. Gzip's checksum catches a spoiled
 // copy; it and a copy that will not restore give a cold start. Keys are the files'
-// content-hashed or versioned addresses (the memory's: Pyodide's folder, named by
-// its version and wasm, the standard library and the worker's zip, whose modules it
-// holds); keeping new copies drops the others.
+// content-hashed or versioned addresses (an index part's with the name of its head;
+// the memory's: Pyodide's module, in a folder named by its version and wasm, the
+// standard library and the worker's zip, whose modules it holds); keeping new copies
+// drops the others.
 const WARM = "docs-panel-warm-start";
-const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
 const file = (path) => path.split("/").pop();
+const keyOf = (url) => (part(url) ? `${url}?head=${file(M.index)}` : url);
+const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
 const memoryKey = `${at(M.pyodide)}?memory&stdlib=${file(M.stdlib)}&worker=${file(M.workerZip)}`;
 const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
 
@@ -94,9 +100,9 @@ async function keptCopy(url) {
 }
 
 async function twinned(url) {
-  const kept = await keptCopy(url);
+  const kept = await keptCopy(keyOf(url));
   if (kept) return response(kept, url);
-  const body = await decoded(twins.get(url)[0]);
+  const body = await decoded(twinOf(url)[0]);
   if (!(await warm)) return response(body, url);
   const [mine, copy] = body.tee();
   fresh.files.set(url, new Response(copy).arrayBuffer()); // here, not in the browser's blob store
@@ -107,12 +113,15 @@ async function keepWarmCopy({ files, memory }) {
   const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
   try {
     const cache = await warm;
-    const current = [...twins.keys(), memoryKey];
-    const stale = (await cache.keys()).filter((r) => !current.includes(r.url));
+    const current = (url) => {
+      const plain = url.split("?")[0];
+      return url === memoryKey || (url === keyOf(plain) && twinOf(plain) !== null);
+    };
+    const stale = (await cache.keys()).filter((r) => !current(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
     // The memory first: it saves the most, and the files are fetched as usual without it.
     if (memory) await cache.put(memoryKey, gzipped(new Blob([memory])));
-    for (const [url, bytes] of files) await cache.put(url, gzipped(new Blob([await bytes])));
+    for (const [url, bytes] of files) await cache.put(keyOf(url), gzipped(new Blob([await bytes])));
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
   }
@@ -139,8 +148,12 @@ globalThis.fetch = (input, init) => {
   const body = early.get(url);
   early.delete(url);
   if (body) return body.then((buffer) => response(buffer, url));
-  return twins.has(url) ? twinned(url) : plainFetch(input, init);
+  return twinOf(url) ? twinned(url) : plainFetch(input, init);
 };
+// Pyodide's module (build.py's function_module).
+const code = await (await fetch(at(M.pyodide))).text();
+const pyodide = await new (async () => {}).constructor("importMeta", code)({ url: at(M.pyodide) });
+export const version = pyodide.version;
 const glue = fetch(at(M.glue)).then((r) => r.text());
 const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
