@@ -342,14 +342,7 @@ const m = await import(process.argv[1]);
 console.log(JSON.stringify([m.default, m.w, await m.load()]));
 """
     url = (tmp_path / "module.js").as_uri()
-    run = subprocess.run(
-        ["node", "--input-type=module", "-e", script, url],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    assert json.loads(run.stdout) == [42, url, "beside"]
+    assert json.loads(node_module(script, url)) == [42, url, "beside"]
 
 
 @pytest.mark.parametrize(
@@ -490,14 +483,13 @@ def bundle_in_node(files: dict[str, bytes], tmp_path_factory: pytest.TempPathFac
     worker = tmp_path / "worker.zip"
     worker.write_bytes(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
     job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
-    run = subprocess.run(
-        ["node", "--input-type=module", "-e", BUNDLE_RUNNER, job],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(node_module(BUNDLE_RUNNER, job).strip().splitlines()[-1])
+
+
+def node_module(script: str, argument: str) -> str:
+    """What Node prints running ``script`` as a module, with ``argument`` in its argv."""
+    command = ["node", "--input-type=module", "-e", script, argument]
+    return subprocess.run(command, capture_output=True, text=True, check=True, timeout=120).stdout
 
 
 def test_line_tables_shrink_outside_the_panels_own_code(bundle_in_node: Any) -> None:
