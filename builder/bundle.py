@@ -107,7 +107,6 @@ _MODULE_STATEMENT = re.compile(
     r"(?:^|[;{}])\s*(?:import\s*(?:[{*]|\"[^\"]*\"|[\w$]+\s*from\s*\")"
     r"|export\s*(?:[{*]|default\b|const\b|let\b|var\b|class\b|(?:async\s+)?function\b))"
 )
-_CHUNK_IMPORT = re.compile(r'import\("(\./[\w.-]+\.js)"\)')
 _DYNAMIC_IMPORT = re.compile(r'import\("\./([\w.-]+\.js)"\)')
 
 
@@ -226,22 +225,22 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     core = _STATIC_IMPORT.findall((PYSCRIPT_DIST / "core.js").read_text(encoding="utf-8"))
     if len(core) != 1:
         raise ConfigError("PyScript's core.js changed shape: its core chunk was not found")
-    core_stub, core_body = function_module(
-        pyscript_core(PYSCRIPT_DIST / core[0]), core[0].replace(".js", ".body.js.gz")
-    )
+    core_body_name = core[0].replace(".js", ".body.js.gz")
+    core_stub, core_body = function_module(pyscript_core(PYSCRIPT_DIST / core[0]), core_body_name)
     pyscript = runtime(PYSCRIPT_DIST.parent, "pyscript", [], "-" + digest(core_body)[:8])
     for chunk in pyscript_chunks():
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
     out[f"{pyscript}/{core[0]}"] = core_stub
-    out[f"{pyscript}/{core[0].replace('.js', '.body.js.gz')}"] = _gzip(core_body)
+    out[f"{pyscript}/{core_body_name}"] = _gzip(core_body)
+    micropython_body_name = "micropython.body.js.gz"
     micropython_stub, micropython_body = function_module(
-        micropython_module(), "micropython.body.js.gz"
+        micropython_module(), micropython_body_name
     )
     micropython = runtime(
         MICROPYTHON_DIR, "micropython", ["micropython.wasm"], "-" + digest(micropython_body)[:8]
     )
     out[f"{micropython}/micropython.mjs"] = micropython_stub
-    out[f"{micropython}/micropython.body.js.gz"] = _gzip(micropython_body)
+    out[f"{micropython}/{micropython_body_name}"] = _gzip(micropython_body)
     out[f"{micropython}/micropython.wasm.gz"] = _gzip(out[f"{micropython}/micropython.wasm"])
     # Pyodide's wasm and glue are the build's own transforms of the package's files: the
     # folder's name says which, since its files are cached for good under it.
@@ -418,7 +417,7 @@ def function_module(source: str, body_name: str) -> tuple[bytes, bytes]:
     if not exports or "__module" in exports or _MODULE_STATEMENT.search(body):
         raise ConfigError(f"{body_name}: the module changed shape; it cannot run as a function")
     body = body.replace("import.meta", "importMeta")
-    body = _CHUNK_IMPORT.sub(r'import(new URL("\1",importMeta.url).href)', body)
+    body = _DYNAMIC_IMPORT.sub(r'import(new URL("./\1",importMeta.url).href)', body)
     returned = ",".join(f"{name}:{local}" for name, local in exports.items())
     named = ",".join(name for name in exports if name != "default")
     url = f"new URL({json.dumps(body_name)},import.meta.url).href"

@@ -65,8 +65,9 @@ async function decoded(url) {
 const twins = new Map(
   Object.entries(M.twins).flatMap(([type, names]) => names.map((name) => [at(name), [at(`${name}.zst`), type]])),
 );
+const here = at("./");
 const partName = new RegExp(`^${M.indexPart}$`);
-const part = (url) => url.startsWith(at("./")) && partName.test(url.slice(at("./").length));
+const part = (url) => url.startsWith(here) && partName.test(url.slice(here.length));
 const twinOf = (url) => twins.get(url) ?? (part(url) ? [`${url}.zst`, "application/json"] : null);
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twinOf(url)[1] } });
 
