@@ -12,9 +12,10 @@ the worker's zip and the index from their Zstandard (``.zst``) twins whatever
 the host (the wasm and the standard library only ship as twins): a fifth fewer
 bytes than gzip, the same whether or not the host compresses, and no
 Chromium has a built-in decoder for anything better than gzip, so the loader
-brings a small one (``fzstd``). The standard library is trimmed to the modules
-the worker imports, there is no package lock, and the worker's Python and that
-library come as bytecode for the bundled Pyodide (:mod:`builder.pyodide_bytecode`).
+brings one: Zstandard's own, compiled to wasm (``zstd_wasm``). The standard
+library is trimmed to the modules the worker imports, there is no package lock,
+and the worker's Python and that library come as bytecode for the bundled
+Pyodide (:mod:`builder.pyodide_bytecode`).
 
     >>> from widget.core.index_build import build_index
     >>> files = bundle_files(build_index([]))
@@ -26,6 +27,7 @@ Output is deterministic: the same sources give the same bytes.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import io
@@ -56,7 +58,7 @@ WIDGET = ROOT / "widget"
 PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
 MICROPYTHON_DIR = NODE_MODULES / "@micropython" / "micropython-webassembly-pyscript"
 PYODIDE_DIR = NODE_MODULES / "pyodide"
-FZSTD_DIR = NODE_MODULES / "fzstd"
+ZSTDDEC_DIR = NODE_MODULES / "zstddec"
 
 # The chunks PyScript imports dynamically while the panel runs: the error plugin (it
 # shows a Python error on the page). The rest serve features the panel never uses:
@@ -75,6 +77,8 @@ PYSCRIPT_PLUGINS_OFF = (
 )
 # MicroPython's module fetches its wasm here; micropython_module() fetches the gzip twin.
 MICROPYTHON_WASM_FETCH = 'var response=fetch(binaryFile,{credentials:"same-origin"});'
+# zstddec's streaming module holds its wasm as one base64 string.
+ZSTDDEC_WASM = re.compile(r'const wasm = "([A-Za-z0-9+/=]+)";')
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 
@@ -249,7 +253,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         (PYODIDE_DIR / "pyodide.mjs").read_text(encoding="utf-8"), "pyodide.body.js"
     )
     pyodide = runtime(PYODIDE_DIR, "pyodide", [], "-" + digest(wasm, glue_js, module_js)[:8])
-    fzstd = runtime(FZSTD_DIR, "fzstd", ["esm/index.mjs"]) + "/esm/index.mjs"
+    zstd_decoder = runtime(ZSTDDEC_DIR, "zstddec", []) + "/zstd.wasm.gz"
+    out[zstd_decoder] = _gzip(zstd_wasm())
 
     def hashed(name: str, data: bytes) -> str:
         path = hashed_name(name, data)
@@ -295,7 +300,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
         "pyodide": module,
-        "fzstd": fzstd,
+        "zstd": zstd_decoder,
         "stdlib": stdlib_name,
         "glue": glue,
         "workerZip": worker_name,
@@ -325,7 +330,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # two lanes: what the interpreter's start needs, in the order the worker asks; and
     # the wasm, then the worker's zip and the index, which are read only once the
     # interpreter is up (on a slow network they would slow the wasm down).
-    runtime_lane = [manifest["worker"], manifest["pyodide"], fzstd, module + ".zst"]
+    runtime_lane = [manifest["worker"], manifest["pyodide"], zstd_decoder, module + ".zst"]
     runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
     wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
     # The loader needs the storage keys and the shortcut before the worker exists (to
@@ -347,6 +352,24 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     }
     out["embed.js"] = _lean_js(_filled("embed.js", MANIFEST_MARK, embedded))
     return out
+
+
+def zstd_wasm() -> bytes:
+    """Zstandard's decoder compiled to wasm (59 KiB, 22 gzipped), as the ``zstddec``
+    package embeds it in its streaming module.
+
+    The loader runs it through its exports (``ZSTD_decompressStream`` and the buffers it
+    fills): in a fresh worker it decodes and compiles Pyodide's wasm in about half the
+    time a JavaScript decoder takes, whose code is not yet optimised on any start that
+    needs it. The package's own module is not used: it instantiates the wasm from a
+    ``data:`` URL, which a site's ``connect-src`` would have to allow.
+    """
+    source = (ZSTDDEC_DIR / "dist" / "zstddec-stream.mjs").read_text(encoding="utf-8")
+    found = ZSTDDEC_WASM.findall(source)
+    wasm = base64.b64decode(found[0]) if len(found) == 1 else b""
+    if not wasm.startswith(b"\0asm"):
+        raise ConfigError("zstddec-stream.mjs changed shape: its wasm was not found")
+    return wasm
 
 
 def micropython_module() -> str:

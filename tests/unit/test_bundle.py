@@ -30,6 +30,7 @@ from builder.bundle import (
     pyscript_chunks,
     with_gzip_twins,
     zstd,
+    zstd_wasm,
 )
 from builder.cjk_tables import (
     iconv_ranges,
@@ -129,7 +130,7 @@ def test_manifest_points_at_bundled_files(files: dict[str, bytes]) -> None:
     for key, path in [*manifest(files).items(), *(("prefetch", p) for p in prefetch)]:
         assert path in files, key
     loader = loader_manifest(files)
-    assert loader["fzstd"] in files and loader["pyodide"] + ".zst" in files
+    assert loader["zstd"] in files and loader["pyodide"] + ".zst" in files
 
 
 def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes]) -> None:
@@ -149,13 +150,93 @@ def test_loader_answers_from_zstd_twins_and_needs_no_lock(files: dict[str, bytes
     assert module.endswith("return{loadPyodide:dt,version:U};")
     shipped = ("asm.wasm", "asm.mjs", "pyodide.mjs", "pyodide-lock.json")
     assert not [n for n in files if n.endswith(shipped)]
-    assert loader["fzstd"] == "runtime/fzstd-0.1.1/esm/index.mjs" in files
+    decoder = gzip.decompress(files[loader["zstd"]])
+    assert loader["zstd"] == "runtime/zstddec-0.3.4/zstd.wasm.gz" and decoder == zstd_wasm()
     assert loader["lockInfo"] == {
         "abi_version": "2026_0",
         "arch": "wasm32",
         "platform": "emscripten_5_0_3",
         "python": "3.14.2",
     }
+
+
+# The bundle's loader under Node, its files fetched from disk in chunks of a given size
+# (mode "decoded": the decoder's .gz twin comes gunzipped, as from a host that labels it
+# Content-Encoding: gzip; "corrupt" and "truncated" spoil the wasm's twin): each twin's
+# SHA-256 as the loader's fetch answers it, or the error it fails with.
+LOADER_RUNNER = """
+const [root, loader, names, chunk, mode] = JSON.parse(process.argv[1]);
+const { readFileSync } = await import("node:fs");
+const { createHash } = await import("node:crypto");
+const { gunzipSync } = await import("node:zlib");
+globalThis.fetch = async (url) => {
+  const path = new URL(url).pathname;
+  let bytes = readFileSync(path);
+  if (mode === "decoded" && path.endsWith("zstd.wasm.gz")) bytes = gunzipSync(bytes);
+  if (path.endsWith("asm.wasm.zst")) {
+    if (mode === "corrupt") bytes.fill(7, 100, 200);
+    if (mode === "truncated") bytes = bytes.subarray(0, bytes.length >> 1);
+  }
+  const body = new ReadableStream({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += chunk) {
+        controller.enqueue(bytes.subarray(at, at + chunk));
+      }
+      controller.close();
+    },
+  });
+  return new Response(body);
+};
+await import(new URL(loader, root).href);
+const out = {};
+for (const name of names) {
+  try {
+    const bytes = await (await fetch(new URL(name, root).href)).arrayBuffer();
+    out[name] = createHash("sha256").update(new Uint8Array(bytes)).digest("hex");
+  } catch (error) {
+    out[name] = error.message;
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def loader_in_node(files: dict[str, bytes], tmp_path: Path, chunk: int, mode: str = "") -> Any:
+    """What LOADER_RUNNER prints for the loader's listed twins (decoded or failing)."""
+    if shutil.which("node") is None:
+        pytest.skip("needs Node (npm brings it)")
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    names = [name for names in loader_manifest(files)["twins"].values() for name in names]
+    job = [tmp_path.as_uri() + "/", manifest(files)["pyodide"], names, chunk, mode]
+    expected = {name: hashlib.sha256(decoded_twin(files, name)).hexdigest() for name in names}
+    return json.loads(node_module(LOADER_RUNNER, json.dumps(job))), expected
+
+
+@pytest.mark.parametrize(("chunk", "mode"), [(1000, ""), (300_000, "decoded")])
+def test_loader_decodes_every_twin_to_its_file(
+    files: dict[str, bytes], tmp_path: Path, chunk: int, mode: str
+) -> None:
+    """The loader's Zstandard decoder gives every twin's exact bytes, in network-sized
+    chunks or in chunks larger than its input buffer, from the decoder's gzip twin
+    or from a host that gunzipped it already."""
+    got, expected = loader_in_node(files, tmp_path, chunk, mode)
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("mode", "error"),
+    [("corrupt", "a Zstandard file is corrupt"), ("truncated", "a Zstandard file ended early")],
+)
+def test_loader_refuses_a_spoiled_twin(
+    files: dict[str, bytes], tmp_path: Path, mode: str, error: str
+) -> None:
+    """A twin spoiled on the way fails its request with a clear error; the others load."""
+    got, expected = loader_in_node(files, tmp_path, 65536, mode)
+    wasm = wasm_path(files)
+    assert error in got.pop(wasm)
+    assert got == {name: digest for name, digest in expected.items() if name != wasm}
 
 
 def test_stdlib_is_bytecode_trimmed_to_what_the_worker_imports(files: dict[str, bytes]) -> None:
@@ -193,7 +274,7 @@ def test_a_large_index_comes_as_a_head_and_parts(files: dict[str, bytes]) -> Non
 
 
 def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
-    """Pyodide, MicroPython, PyScript and fzstd come from node_modules, in versioned folders
+    """Pyodide, MicroPython, PyScript and zstddec come from node_modules, in versioned folders
     (Pyodide's also names the build's own wasm and glue, which it holds)."""
     folders = {name.split("/")[1] for name in files if name.startswith("runtime/")}
     pyodide = next(folder for folder in folders if folder.startswith("pyodide-"))
@@ -202,7 +283,7 @@ def test_runtimes_are_the_pinned_versions(files: dict[str, bytes]) -> None:
     assert re.fullmatch(r"micropython-1\.28\.0-6-[0-9a-f]{8}", micropython)
     pyscript = next(folder for folder in folders if folder.startswith("pyscript-"))
     assert re.fullmatch(r"pyscript-0\.7\.31-[0-9a-f]{8}", pyscript)
-    assert folders == {pyodide, micropython, pyscript, "fzstd-0.1.1"}
+    assert folders == {pyodide, micropython, pyscript, "zstddec-0.3.4"}
 
 
 def test_micropython_fetches_its_wasm_as_the_gzip_twin(files: dict[str, bytes]) -> None:

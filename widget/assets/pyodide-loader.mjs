@@ -6,30 +6,75 @@
 // - the standard library trimmed to what the worker imports, as bytecode for
 //   this exact interpreter (builder/pyodide_bytecode.py);
 // - the big files fetched as their Zstandard twins and decoded here as they
-//   arrive (fzstd: no browser decodes anything smaller than gzip), so every host
-//   sends the same fifth-smaller bytes, compressing or not; Pyodide's module and
-//   JS glue too, as the bodies of functions (a blob: module would need `blob:` in
-//   the site's script-src; `new Function` needs only the 'unsafe-eval' Pyodide
-//   needs anyway);
+//   arrive (no browser decodes anything smaller than gzip: the loader brings
+//   Zstandard's own decoder as wasm), so every host sends the same fifth-smaller
+//   bytes, compressing or not; Pyodide's module and JS glue too, as the bodies of
+//   functions (a blob: module would need `blob:` in the site's script-src;
+//   `new Function` needs only the 'unsafe-eval' Pyodide needs anyway);
 // - later starts warm, from what the first one kept in Cache Storage (see below).
 // It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
-const { Decompress } = await import(at(M.fzstd));
 
-// Zstandard bytes in, the file out, a block at a time.
-const unzstd = () => {
-  let decoder;
+// Zstandard's decoder (build.py's zstd_wasm), from its gzip twin, which the browser
+// gunzips natively unless the host did already; fetched once a file needs it (a warm
+// start needs none).
+let decoder = null;
+const zstdDecoder = () => {
+  decoder ??= (async () => {
+    const response = await fetch(at(M.zstd));
+    if (!response.ok) throw new Error(`docs-panel: could not load ${M.zstd}: HTTP ${response.status}`);
+    let bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      const plain = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      bytes = await new Response(plain).arrayBuffer();
+    }
+    const imports = { env: { emscripten_notify_memory_growth() {} } };
+    return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+  })();
+  decoder.catch(() => {}); // a failure is reported by the file that needed it
+  return decoder;
+};
+
+// Zstandard bytes in, the file out, through zstd's streaming API: ZSTD_decompressStream
+// reads a ZSTD_inBuffer and fills a ZSTD_outBuffer, each {pointer, size, position} as
+// three 32-bit words in the decoder's memory (read anew each time: it may grow).
+const unzstd = (zstd) => {
+  const [inSize, outSize] = [zstd.ZSTD_DStreamInSize(), zstd.ZSTD_DStreamOutSize()];
+  const context = zstd.ZSTD_createDCtx();
+  const buffers = [inSize, outSize, 12, 12].map((size) => zstd.malloc(size));
+  const [inBuffer, outBuffer, input, output] = buffers;
+  const words = () => new Uint32Array(zstd.memory.buffer);
+  let left = 0; // ZSTD_decompressStream's last answer: 0 once the file is whole
   return new TransformStream({
-    start: (controller) => { decoder = new Decompress((block) => controller.enqueue(block)); },
-    transform: (chunk) => decoder.push(chunk),
-    flush: () => decoder.push(new Uint8Array(0), true),
+    transform(chunk, controller) {
+      for (let offset = 0; offset < chunk.length; offset += inSize) {
+        const piece = chunk.subarray(offset, offset + inSize);
+        new Uint8Array(zstd.memory.buffer).set(piece, inBuffer);
+        words().set([inBuffer, piece.length, 0], input / 4);
+        let full = true; // a full output buffer may leave more to flush
+        while (full || words()[input / 4 + 2] < piece.length) {
+          words().set([outBuffer, outSize, 0], output / 4);
+          left = zstd.ZSTD_decompressStream(context, output, input);
+          if (left < 0) throw new Error(`docs-panel: a Zstandard file is corrupt (zstd error ${-left})`);
+          const made = words()[output / 4 + 2];
+          if (made) controller.enqueue(new Uint8Array(zstd.memory.buffer, outBuffer, made).slice());
+          full = made === outSize;
+        }
+      }
+    },
+    flush() {
+      zstd.ZSTD_freeDCtx(context);
+      buffers.forEach((pointer) => zstd.free(pointer));
+      if (left !== 0) throw new Error("docs-panel: a Zstandard file ended early");
+    },
   });
 };
 
 // A Zstandard stream, decoded; or the bytes as they came, when the host labelled
 // the file Content-Encoding: zstd and the browser decoded it already.
 async function decoded(url) {
+  const decoding = zstdDecoder(); // fetched beside the file
   const response = await fetch(url);
   if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
   const reader = response.body.getReader();
@@ -54,8 +99,8 @@ async function decoded(url) {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const zstd = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
-  return zstd ? body.pipeThrough(unzstd()) : body;
+  const compressed = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
+  return compressed ? body.pipeThrough(unzstd(await decoding)) : body;
 }
 
 // Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
@@ -76,7 +121,7 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // code runs: no question, history or page data is in it yet. Once the reader has a
 // first answer (`docsPanelAnswered`, called by the worker), that copy and the files
 // decoded from their twins go gzipped into Cache Storage; later starts take the
-// files from there (the browser gunzips natively, fzstd is JavaScript) and restore
+// files from there (the browser gunzips natively, faster still) and restore
 // the memory instead of booting Python again. Gzip's checksum catches a spoiled
 // copy; it and a copy that will not restore give a cold start. Keys are the files'
 // content-hashed or versioned addresses (an index part's with the name of its head;
