@@ -16,7 +16,6 @@ from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
-    WRITES,
     ask,
     open_history,
     open_panel,
@@ -54,7 +53,8 @@ def turns(page: Page) -> list[dict[str, object]]:
 
 
 def settled_turns(page: Page, count: int) -> list[dict[str, object]]:
-    """The stored turns once there are ``count`` of them and none is still a checkpoint."""
+    """The stored turns once there are ``count`` of them (a checkpoint counts: see
+    ``STORED_AS_SHOWN`` to wait for the end)."""
     page.wait_for_function(
         "n => { const v = localStorage.getItem('docs-panel.history');"
         " return v && JSON.parse(v).conversations.flatMap(c => c.turns).length === n; }",
@@ -64,21 +64,28 @@ def settled_turns(page: Page, count: int) -> list[dict[str, object]]:
     return turns(page)
 
 
+STORED_AS_SHOWN = """n => {
+  const turns = document.querySelector('[data-docs-panel]').shadowRoot.querySelectorAll('.turn');
+  const shown = [...turns].map(t => t.querySelector('.results') ? 'results'
+    : t.querySelector('.after .stopped') ? 'stopped' : 'done');
+  const v = localStorage.getItem('docs-panel.history');
+  const kept = v ? JSON.parse(v).conversations.flatMap(c => c.turns).map(t => t.status) : [];
+  return turns.length === n && JSON.stringify(kept) === JSON.stringify(shown);
+}"""
+"""True once ``n`` turns are on screen and the archive stores each with the status the
+reader sees: a checkpoint (stored as "stopped" while the answer streams) is not enough."""
+
+
 def answer_text(page: Page, turn: int = -1) -> str:
     return page.locator(".turn").nth(turn).locator(".answer").inner_text()
 
 
-def writes(page: Page) -> int:
-    """History writes so far; take it before asking, to wait for the write that follows."""
-    return int(page.evaluate(WRITES))
-
-
-def wait_answered(page: Page, count: int, writes_before: int) -> None:
-    """Until ``count`` turns show a finished answer and the archive write after it is done."""
+def wait_answered(page: Page, count: int) -> None:
+    """Until ``count`` turns show a finished answer and the archive stores them as shown."""
     finished = page.locator(".turn:not([aria-busy]) :is(.answer, .results)")
     expect(finished).to_have_count(count, timeout=READY_TIMEOUT_MS)
     expect(page.get_by_role("button", name="Send")).to_be_visible()
-    page.wait_for_function(f"{WRITES} > {writes_before}")
+    page.wait_for_function(STORED_AS_SHOWN, arg=count, timeout=READY_TIMEOUT_MS)
 
 
 def test_answer_streams_in_with_reasoning_citations_and_sources(
@@ -94,7 +101,6 @@ def test_answer_streams_in_with_reasoning_citations_and_sources(
         )
     )
     chat_page(page, site)
-    before = writes(page)
     ask(page, "How do I retry a failed job?")
     stop = page.get_by_role("button", name="Stop")
     expect(stop).to_be_visible(timeout=READY_TIMEOUT_MS)
@@ -108,7 +114,7 @@ def test_answer_streams_in_with_reasoning_citations_and_sources(
         page.wait_for_timeout(150)
     assert len({n for n in seen if n}) >= 3, f"the answer did not grow in steps: {seen}"
     assert seen == sorted(seen)
-    wait_answered(page, 1, before)
+    wait_answered(page, 1)
 
     request = endpoint.requests[-1]
     assert request["stream"] is True and request["model"] == "docs-assistant"
@@ -151,10 +157,9 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     (turn,) = settled_turns(page, 1)
     assert (turn["status"], turn["answer"]) == ("stopped", "The first half of the answer [1]")
 
-    before = writes(page)
     page.get_by_role("button", name="Ask again").click()
     expect(page.locator(".turn")).to_have_count(2)
-    wait_answered(page, 2, before)
+    wait_answered(page, 2)
     assert answer_text(page) == "Second try, whole [1]."
     first, second = endpoint.requests
     assert first["messages"][-1] == second["messages"][-1]  # type: ignore[index]
@@ -193,9 +198,8 @@ def test_reload_mid_answer_comes_back_as_a_stopped_turn(
     assert "PRIVATE-THOUGHT" not in everything
     assert "inflight" not in str(stored(page, "conversation"))
 
-    before = writes(page)
     page.get_by_role("button", name="Ask again").click()
-    wait_answered(page, 2, before)
+    wait_answered(page, 2)
     assert "Demo answer" in answer_text(page)
     assert [t["status"] for t in settled_turns(page, 2)] == ["stopped", "done"]
 
@@ -283,9 +287,8 @@ def test_every_failure_mode_becomes_search_results_and_the_panel_goes_on(
         expect(turn.locator(".answer"), mode).to_have_count(0)
         assert results.last.get_by_role("link").count() > 0, mode
     expect(page.get_by_role("button", name="Send")).to_be_visible()
-    before = writes(page)
     ask(page, "How do I retry a failed job?")
-    wait_answered(page, len(FAILURES) + 1, before)
+    wait_answered(page, len(FAILURES) + 1)
     assert "Demo answer" in answer_text(page)
     statuses = [t["status"] for t in settled_turns(page, len(FAILURES) + 1)]
     assert statuses == ["results"] * len(FAILURES) + ["done"]
@@ -300,6 +303,7 @@ def test_a_stalled_endpoint_is_given_up_after_idle_timeout(
     ask(page, "How do I retry a failed job?")
     expect(page.get_by_text("could not answer just now")).to_be_visible(timeout=READY_TIMEOUT_MS)
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
+    page.wait_for_function(STORED_AS_SHOWN, arg=1, timeout=READY_TIMEOUT_MS)
     assert [t["status"] for t in settled_turns(page, 1)] == ["results"]
 
 
@@ -317,9 +321,8 @@ def test_a_throttled_endpoint_says_when_to_ask_again(
     again = page.get_by_role("button", name="Ask again")
     expect(again).to_be_disabled()
     expect(again).to_be_enabled(timeout=10_000)
-    before = writes(page)
     again.click()
-    wait_answered(page, 2, before)
+    wait_answered(page, 2)
     assert "Demo answer" in answer_text(page)
 
 
@@ -350,9 +353,8 @@ def test_xss_corpus_streamed_as_an_answer_does_nothing_live_or_after_reload(
     page.add_init_script(TRAPS)
     endpoint.queue(stream(xss_answer(), size=7))
     chat_page(page, site)
-    before = writes(page)
     ask(page, "How do I retry a failed job?")
-    wait_answered(page, 1, before)
+    wait_answered(page, 1)
     assert_harmless(page, watch)
     assert len(page.locator(".turn .answer").inner_text()) > 1000
     assert settled_turns(page, 1)[0]["answer"] == xss_answer()
