@@ -29,7 +29,7 @@
   // English otherwise. The shell speaks the one chosen here (bridge.language).
   const primary = (tag) => {
     const p = typeof tag === "string" ? tag.split(/[-_]/)[0].toLowerCase() : "";
-    return /^[a-z]{2,3}$/.test(p) ? p : ""; // "auto" is no language tag
+    return /^[a-z]{2,3}$/.test(p) ? p : ""; // auto is no language tag
   };
   const chosen = primary(cfg.language);
   const language = chosen ? (M.words[chosen] ? chosen : "en")
@@ -89,11 +89,11 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     language,
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
-    shellFiles: null, // a promise of the shell's modules: {path: source} as JSON
+    shellFiles: null, // a promise of the shell modules: {path: source} as JSON
     toggle: null,
-    open: null, // the shell's: open the panel and focus the question box
+    open: null, // set by the shell: open the panel and focus the question box
     returnFocus: null, // where focus goes back when the panel closes
-    quote: "", // a passage chosen before the shell loaded; the shell sets `quoted`
+    quote: "", // a passage chosen before the shell loaded; the shell sets quoted
     quoted: null,
     // Calls that may throw, wrapped: MicroPython cannot catch a synchronous JS
     // exception (it aborts the whole script), so the shell gets values instead.
@@ -191,13 +191,22 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     // writes them out before its first import.
     bridge.shellFiles = bridge.gunzipped(bridge.urls.shellFiles, "application/json")
       .then((r) => r.text());
-    const shell = d.createElement("script");
-    shell.type = "mpy";
-    shell.src = bridge.urls.shell;
-    shell.setAttribute("config", JSON.stringify({ interpreter: bridge.urls.micropython }));
-    // The config element must exist before core.js runs: PyScript reads config
+    // Each element has its config before PyScript sees it: PyScript reads config
     // once, and otherwise fetches its interpreter from a CDN.
-    d.body.append(shell);
+    const script = (type, src, interpreter, attributes = {}) => {
+      const s = d.createElement("script");
+      Object.assign(s, { type, src });
+      attributes.config = JSON.stringify({ interpreter });
+      for (const name in attributes) s.setAttribute(name, attributes[name]);
+      return d.body.appendChild(s);
+    };
+    const shell = script("mpy", bridge.urls.shell, bridge.urls.micropython);
+    // The worker starts as soon as MicroPython is up, while the shell imports and
+    // draws (the shell awaits `workers["docs-panel-worker"]`). Started beside the
+    // shell, Pyodide's start competed with MicroPython's for the CPU: on two cores
+    // the page's longest task grew from 60 to 85-170 ms.
+    shell.addEventListener("mpy:ready", () => script("py", bridge.urls.worker,
+      bridge.urls.pyodide, { worker: "", name: "docs-panel-worker" }), { once: true });
     await Promise.all([bridge.shellFiles, import(bridge.urls.pyscript)]);
   })().catch((e) => {
     booting = null;

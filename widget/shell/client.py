@@ -11,14 +11,12 @@ MicroPython takes seconds for that); the reply is parsed by the browser's
 ``JSON.parse`` and read field by field.
 """
 
-import json
-
 import js
-from pyscript import create_named_worker, js_import
+from pyscript import js_import, workers
 
 from widget.core.protocol import CALLS, arguments, decode_reply
 
-WORKER_NAME = "docs-panel-worker"
+WORKER_NAME = "docs-panel-worker"  # embed.js starts it beside the shell, by this name
 
 
 class WorkerClient:
@@ -32,10 +30,9 @@ class WorkerClient:
         return self.worker is not None
 
     async def start(self, urls, **args):
-        """Boot Pyodide in a worker with the worker's Python, then its ``start`` call."""
+        """Wait for the worker (Pyodide with the worker's Python), then its ``start`` call."""
         self._store = js_import(urls.store)  # a promise: imported while the worker boots
-        config = {"interpreter": urls.pyodide}  # the loader puts the worker's zip on sys.path
-        worker = await create_named_worker(urls.worker, WORKER_NAME, json.dumps(config))
+        worker = await workers[WORKER_NAME]
         started = await self._send(worker, "start", args)
         self.worker = worker
         return started
