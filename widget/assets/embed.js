@@ -200,13 +200,13 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
       for (const name in attributes) s.setAttribute(name, attributes[name]);
       return d.body.appendChild(s);
     };
-    const shell = script("mpy", bridge.urls.shell, bridge.urls.micropython);
-    // The worker starts as soon as MicroPython is up, while the shell imports and
-    // draws (the shell awaits `workers["docs-panel-worker"]`). Started beside the
-    // shell, Pyodide's start competed with MicroPython's for the CPU: on two cores
-    // the page's longest task grew from 60 to 85-170 ms.
-    shell.addEventListener("mpy:ready", () => script("py", bridge.urls.worker,
-      bridge.urls.pyodide, { worker: "", name: "docs-panel-worker" }), { once: true });
+    script("mpy", bridge.urls.shell, bridge.urls.micropython);
+    // The worker starts when the shell's main() does (it calls this, then awaits
+    // `workers["docs-panel-worker"]`), right after MicroPython's bootstrap task. Started
+    // at mpy:ready, Pyodide's start ran beside that task: on Fast 4G it grew from
+    // ~60 to 106-137 ms; beside the shell's element, 85-170 ms on loopback too.
+    bridge.startWorker = () => script("py", bridge.urls.worker,
+      bridge.urls.pyodide, { worker: "", name: "docs-panel-worker" });
     await Promise.all([bridge.shellFiles, import(bridge.urls.pyscript)]);
   })().catch((e) => {
     booting = null;

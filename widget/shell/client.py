@@ -16,7 +16,7 @@ from pyscript import js_import, workers
 
 from widget.core.protocol import CALLS, arguments, decode_reply
 
-WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name once MicroPython is up
+WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
 
 
 class WorkerClient:

@@ -35,6 +35,7 @@ async def main():
     # run as one, they held the page for 130-220 ms (DESIGN 9: none over 100 ms).
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
+    js.window.__docsPanel.startWorker()  # Pyodide's start, after MicroPython's (embed.js)
     unpack(json.loads(await js.window.__docsPanel.shellFiles))
     await asyncio.sleep_ms(1)
     from shell.panel import Panel
