@@ -33,7 +33,7 @@ for name in extra_modules:
         pass
 
 # Paths that import lazily: an answer streamed and rendered, a history write,
-# redaction, a config error, a traceback. A failing step is reported, not fatal.
+# redaction, config errors, a traceback. A failing step is reported, not fatal.
 def exercise():
     from widget.core.config import parse_config
     from widget.core.history import utf16_bytes
@@ -48,7 +48,7 @@ def exercise():
                   site_origin="https://example.org", page_exists=lambda path: True)
     utf16_bytes("x")
     redact_text("token=ghp_" + "a" * 36)
-    parse_config({"gate": "high"})
+    parse_config({"gate": "high", "chatt": True})  # a bad value, a mistyped key
     try:
         raise ValueError("traced")
     except ValueError:

@@ -21,7 +21,6 @@ wrote them in JavaScript (``true``, ``null``, ``"high"``), not as Python reprs.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -232,6 +231,8 @@ def _unknown_key(where: str, key: object, keys: Mapping[str, _Key]) -> str:
     # Fold case, "_" and "-" so snake_case and kebab-case spellings find their key.
     folded = {_fold(known): known for known in keys}
     if isinstance(key, str):
+        import difflib  # only for a mistyped key: ~25 ms of every cold start otherwise
+
         close = difflib.get_close_matches(_fold(key), folded, n=1)
         if close:
             return f'{where}: unknown key; did you mean "{folded[close[0]]}"?'
