@@ -18,6 +18,7 @@ from widget.core.lifecycle import (
     STOPPING,
     STREAMING,
     TRANSITIONS,
+    UNAVAILABLE,
     WAITING,
     Lifecycle,
 )
@@ -166,6 +167,20 @@ def test_new_chat_while_booting_drops_the_waiting_questions() -> None:
     assert answer.state == BOOTING
     answer.ready()
     assert answer.next_question() is None
+
+
+def test_a_worker_that_cannot_start_hands_back_what_waited_and_takes_no_more() -> None:
+    """Broken while questions wait: they come back once, and later ones never wait."""
+    answer = Lifecycle(clock=Clock())
+    answer.ask("first")
+    answer.ask("second")
+    assert answer.broken() == ["first", "second"]
+    assert answer.state == UNAVAILABLE
+    assert answer.ask("third") is False
+    answer.discard()
+    assert answer.stop() is False
+    assert answer.next_question() is None
+    assert answer.state == UNAVAILABLE
 
 
 def test_checkpoints_follow_the_clock_and_new_text() -> None:

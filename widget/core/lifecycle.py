@@ -10,6 +10,9 @@ worker, and time comes from an injected clock::
       │ask              ▲  ▲           │results               │end               │end
       ▼                 │  │stored     ▼                      ▼                  ▼
     waiting ──ready─────┘  └──────── settled ◀──────────────┴──────────────────┘
+      │broken (from booting too)
+      ▼
+    unavailable: the worker could not start; nothing can be answered in this page
 
 A question asked while the worker starts, or while an answer is under way, waits
 its turn: ``next_question`` hands it over once nothing is under way::
@@ -50,9 +53,11 @@ ASKING = "asking"  # the worker searches and plans the answer
 STREAMING = "streaming"  # the model's answer arrives
 STOPPING = "stopping"  # stop asked for; waiting for the stream to end
 SETTLED = "settled"  # the answer is drawn; it is being stored
+UNAVAILABLE = "unavailable"  # the worker could not start: a reload may bring it
 
 ASK = "ask"
 READY = "ready"
+BROKEN = "broken"  # the worker's start failed (a file it needs, its config, the index)
 DISCARD = "discard"  # New chat while questions wait: they are dropped
 STREAM = "stream"  # the worker started streaming the model's answer
 RESULTS = "results"  # the worker answered at once (search results)
@@ -72,6 +77,11 @@ TRANSITIONS = {
     (WAITING, READY): IDLE,
     (WAITING, DISCARD): BOOTING,
     (WAITING, STOP): WAITING,
+    (BOOTING, BROKEN): UNAVAILABLE,
+    (WAITING, BROKEN): UNAVAILABLE,
+    (UNAVAILABLE, ASK): UNAVAILABLE,
+    (UNAVAILABLE, DISCARD): UNAVAILABLE,
+    (UNAVAILABLE, STOP): UNAVAILABLE,
     (IDLE, ASK): ASKING,
     (IDLE, DISCARD): IDLE,
     (IDLE, STOP): IDLE,
@@ -145,17 +155,26 @@ class Lifecycle:
         return self.state in UNDER_WAY
 
     def ask(self, question: object) -> bool:
-        """True: answer ``question`` now; False: it waits its turn (see ``next_question``)."""
+        """True: answer ``question`` now; False: it waits its turn (see ``next_question``),
+        or, once ``unavailable``, it never will."""
         before = self.state
         self.handle(ASK)
         if before == IDLE:
             return True
-        self._waiting.append(question)
+        if before != UNAVAILABLE:
+            self._waiting.append(question)
         return False
 
     def ready(self) -> None:
         """The worker is up; ``next_question`` has what was asked meanwhile."""
         self.handle(READY)
+
+    def broken(self) -> list[object]:
+        """The worker could not start: the questions that waited for it, none of which
+        will be answered (the shell says so under each)."""
+        self.handle(BROKEN)
+        waited, self._waiting = self._waiting, []
+        return waited
 
     def next_question(self) -> object | None:
         """The question that waited longest, to ask now that nothing is under way."""

@@ -16,7 +16,7 @@ from pyscript.ffi import to_js
 
 from shell.views import answer_elements, note, streaming_answer, throttle_notice, turn_article
 from shell.words import say
-from widget.core.lifecycle import SETTLED
+from widget.core.lifecycle import SETTLED, UNAVAILABLE
 
 
 class Answering:
@@ -41,6 +41,10 @@ class Answering:
         item = (question, scope, quote, article)
         if self.lifecycle.ask(item):
             self._start(item)
+        elif self.lifecycle.state == UNAVAILABLE:  # said under the question, not twice
+            for said in list(self.thread.querySelectorAll(".unavailable")):
+                said.remove()
+            article.append(note(say("start_failed"), "note error", "alert"))
         else:
             waiting = "pending" if self.client.ready else "pending_loading"
             article.append(note(say(waiting), "note pending"))
@@ -50,6 +54,15 @@ class Answering:
         """The worker is up: answer what was asked while it started."""
         self.lifecycle.ready()
         self._answer_next()
+
+    def unavailable(self):
+        """The worker could not start: each question that waited for it says so (and
+        any asked later). False: none waited."""
+        waited = self.lifecycle.broken()
+        for item in waited:
+            item[3].querySelector(".pending").remove()
+            item[3].append(note(say("start_failed"), "note error", "alert"))
+        return bool(waited)
 
     def _answer_next(self):
         item = self.lifecycle.next_question()

@@ -29,7 +29,8 @@ async def boot(panel):
         message = say("start_failed")
         window.console.error("docs-panel: " + message, str(err))
         panel.progress.remove()
-        panel.thread.append(note(message, "note error", "alert"))
+        if not panel.answering.unavailable():
+            panel.thread.append(note(message, "note error unavailable", "alert"))
         return
     for message in started.errors:
         window.console.error(message)
