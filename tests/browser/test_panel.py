@@ -157,6 +157,31 @@ def test_config_typo_logs_one_error_and_the_panel_works(
     assert len(history) == 1, watch.console_errors
 
 
+def test_a_runtime_file_that_cannot_load_is_said_not_waited_for(
+    page: Page, site: Site, watch: Watch
+) -> None:
+    """Pyodide's wasm answers 404: each question says the assistant could not start, at once."""
+    watch.expect_bad_request(r"/pyodide\.asm\.wasm\.zst\b")
+    watch.expect_console_error(r"^docs-panel: The assistant could not start\b.*HTTP 404")
+    watch.expect_console_error(r"^MessageEvent$")  # PyScript logs its worker's failed start too
+    page.context.route(
+        re.compile(r"/pyodide\.asm\.wasm\.zst$"), lambda route: route.fulfill(status=404)
+    )
+    page.goto(site.url)
+    open_panel(page)
+    ask(page, "rate limits")
+    failed = re.compile(r"could not start\. Reload the page")
+    first = page.locator("article").filter(has_text="rate limits")
+    expect(first.get_by_role("alert")).to_have_text(failed, timeout=READY_TIMEOUT_MS)
+    expect(page.get_by_role("progressbar")).to_have_count(0)
+    ask(page, "retries")  # asked once the start has failed: told at once, never queued
+    expect(page.locator("article").filter(has_text="retries").get_by_role("alert")).to_have_text(
+        failed
+    )
+    expect(page.get_by_text(re.compile("your question is next", re.I))).to_have_count(0)
+    expect(page.get_by_role("alert").filter(has_text=failed)).to_have_count(2)  # one each
+
+
 def test_close_and_reopen_keep_the_thread(page: Page, site: Site) -> None:
     """Escape closes the panel and gives focus back; reopening shows the same thread."""
     page.goto(site.url)

@@ -190,10 +190,34 @@ function withZeroPages(buffer) {
 // Read at once: it is a warm start's longest wait.
 const keptMemory = keptCopy(memoryKey, async (kept) => withZeroPages(await kept.arrayBuffer()));
 
+// A file that cannot be had (an HTTP error, a twin cut short or corrupt) fails the
+// start at once: Pyodide catches a wasm that does not arrive and then waits for it
+// forever, and the reader's question would wait with it, with no word said.
+let fail;
+const failed = new Promise((_, reject) => (fail = reject));
+failed.catch(() => {}); // reported by loadPyodide, if it is still waiting
+const failing = (error) => {
+  fail(error);
+  throw error;
+};
+
+// `body` as it comes, its error (a cut or corrupt twin) failing the start as well.
+function reporting(body) {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read().catch(failing);
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
 async function twinned(url) {
   const kept = await keptCopy(keyOf(url));
   if (kept) return response(kept, url);
-  const body = await decoded(twinOf(url)[0]);
+  const body = reporting(await decoded(twinOf(url)[0]).catch(failing));
   if (!(await warm)) return response(body, url);
   const [mine, copy] = body.tee();
   fresh.files.set(url, new Response(copy).arrayBuffer()); // here, not in the browser's blob store
@@ -266,17 +290,18 @@ export async function loadPyodide(options = {}) {
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
   };
+  const load = (more) => Promise.race([pyodide.loadPyodide({ ...settings, ...more }), failed]);
   const memory = await keptMemory;
   let py = null;
   if (memory) {
-    py = await pyodide.loadPyodide({ ...settings, _loadSnapshot: memory }).catch((error) => {
+    py = await load({ _loadSnapshot: memory }).catch((error) => {
       console.info(`docs-panel: a cold start, the warm one failed (${error.message})`);
       return null;
     });
     if (py) performance.mark("docs-panel:warm");
   }
   const keep = !py && Boolean(await warm);
-  py ??= await pyodide.loadPyodide({ ...settings, _makeSnapshot: keep });
+  py ??= await load({ _makeSnapshot: keep });
   await onPath(py);
   if (keep) {
     // The panel's pure modules go into the copy too: a warm start skips their import.
