@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -157,16 +158,25 @@ def test_config_typo_logs_one_error_and_the_panel_works(
     assert len(history) == 1, watch.console_errors
 
 
+def _cut_short(route: Route) -> None:
+    body = route.fetch().body()
+    route.fulfill(status=200, body=body[: len(body) // 2])
+
+
+@pytest.mark.parametrize(
+    ("answer", "cause"),
+    [(lambda route: route.fulfill(status=404), "HTTP 404"), (_cut_short, "ended early")],
+    ids=["missing", "cut-short"],
+)
 def test_a_runtime_file_that_cannot_load_is_said_not_waited_for(
-    page: Page, site: Site, watch: Watch
+    page: Page, site: Site, watch: Watch, answer: Callable[[Route], None], cause: str
 ) -> None:
-    """Pyodide's wasm answers 404: each question says the assistant could not start, at once."""
+    """Pyodide's wasm is missing or cut short: each question says the assistant could not
+    start, at once, and the console says why."""
     watch.expect_bad_request(r"/pyodide\.asm\.wasm\.zst\b")
-    watch.expect_console_error(r"^docs-panel: The assistant could not start\b.*HTTP 404")
+    watch.expect_console_error(rf"^docs-panel: The assistant could not start\b.*{cause}")
     watch.expect_console_error(r"^MessageEvent$")  # PyScript logs its worker's failed start too
-    page.context.route(
-        re.compile(r"/pyodide\.asm\.wasm\.zst$"), lambda route: route.fulfill(status=404)
-    )
+    page.context.route(re.compile(r"/pyodide\.asm\.wasm\.zst$"), answer)
     page.goto(site.url)
     open_panel(page)
     ask(page, "rate limits")

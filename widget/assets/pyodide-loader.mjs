@@ -220,7 +220,9 @@ async function twinned(url) {
   const body = reporting(await decoded(twinOf(url)[0]).catch(failing));
   if (!(await warm)) return response(body, url);
   const [mine, copy] = body.tee();
-  fresh.files.set(url, new Response(copy).arrayBuffer()); // here, not in the browser's blob store
+  const bytes = new Response(copy).arrayBuffer(); // here, not in the browser's blob store
+  bytes.catch(() => {}); // the start fails on it (reporting), so it is never kept
+  fresh.files.set(url, bytes);
   return response(mine, url);
 }
 
