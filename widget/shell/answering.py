@@ -14,6 +14,7 @@ import asyncio
 from pyscript import window
 from pyscript.ffi import to_js
 
+from shell.client import reason
 from shell.views import answer_elements, note, streaming_answer, throttle_notice, turn_article
 from shell.words import say
 from widget.core.lifecycle import SETTLED, UNAVAILABLE
@@ -112,7 +113,7 @@ class Answering:
             )
         except Exception as err:
             self.lifecycle.failed()
-            window.console.error("docs-panel: search failed", str(err))
+            window.console.error("docs-panel: search failed", reason(err))
             article.append(note(say("search_failed"), "note error", "alert"))
             return
         self.keeper.set_session(asked.session)

@@ -19,6 +19,13 @@ from widget.core.protocol import CALLS, arguments, decode_reply
 WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
 
 
+def reason(err):
+    """What a failed call says, for the console: a JS error's message (MicroPython
+    gives a JS error as the arguments (proxy, name, message)), else the error as text."""
+    args = getattr(err, "args", ())
+    return args[2] if len(args) == 3 and isinstance(args[2], str) else str(err)
+
+
 class WorkerClient:
     def __init__(self):
         self.worker = None

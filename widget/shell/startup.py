@@ -11,6 +11,7 @@ import asyncio
 
 from pyscript import window
 
+from shell.client import reason
 from shell.views import note
 from shell.words import say
 
@@ -27,7 +28,7 @@ async def boot(panel):
         )
     except Exception as err:  # the panel must say so, not hang on a progress bar
         message = say("start_failed")
-        window.console.error("docs-panel: " + message, str(err))
+        window.console.error("docs-panel: " + message, reason(err))
         panel.progress.remove()
         if not panel.answering.unavailable():
             panel.thread.append(note(message, "note error unavailable", "alert"))
