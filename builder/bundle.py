@@ -34,11 +34,12 @@ import io
 import json
 import re
 import sys
+import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from builder.node_cache import digest
+from builder.node_cache import cached, digest, run_node
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
@@ -96,8 +97,9 @@ LOADER_MARK = "__DOCS_PANEL_LOADER__"
 
 # What embed.js shows before the shell exists, from each language's table, in order.
 EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
-# Comments (whole lines, or after code with no quote behind them) and indentation.
-_JS_NOISE = re.compile(r"^[ \t]*//.*\n|[ \t]+// [^\"'`\n]*$|^[ \t]+", re.MULTILINE)
+# The panel's own JavaScript goes out minified, by terser from npm (pinned).
+MINIFY_JS = ROOT / "builder" / "minify_js.mjs"
+TERSER = NODE_MODULES / "terser" / "package.json"
 
 # A large index's part files: the loader answers them from their twins by this rule.
 INDEX_PART = r"index-(?:text|terms)-\d+\.[0-9a-f]{10}\.json"
@@ -315,7 +317,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "micropython": f"{micropython}/micropython.mjs",
         # The worker's interpreter module: Pyodide, through the panel's loader.
         "pyodide": hashed(
-            "pyodide-loader.mjs", _lean_js(_filled("pyodide-loader.mjs", LOADER_MARK, loader))
+            "pyodide-loader.mjs",
+            _filled("pyodide-loader.mjs", LOADER_MARK, loader, module=True),
         ),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellFiles": hashed("shell.json.gz", shell_files()),
@@ -350,7 +353,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "rtl": list(RIGHT_TO_LEFT),
         "prefetch": [wasm_lane, runtime_lane],
     }
-    out["embed.js"] = _lean_js(_filled("embed.js", MANIFEST_MARK, embedded))
+    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     return out
 
 
@@ -470,19 +473,29 @@ def glue_body() -> bytes:
     return body.encode("utf-8")
 
 
-def _lean_js(source: bytes) -> bytes:
-    """Our JS without comments and indentation: they are for this repository's readers,
-    and every page pays for embed.js, every start for the loader."""
-    return _JS_NOISE.sub("", source.decode("utf-8")).encode("utf-8")
-
-
-def _filled(asset: str, mark: str, values: Mapping[str, object]) -> bytes:
-    """``widget/assets/<asset>`` with ``values`` as a JSON object in place of ``mark``."""
-    template = (WIDGET / "assets" / asset).read_text(encoding="utf-8")
+def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:
+    """``widget/assets/<asset>`` minified, with ``values`` as a JSON object in place of
+    ``mark`` (its manifest, ``M``)."""
+    template = _minified((WIDGET / "assets" / asset).read_bytes(), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
-    filled = template.replace(mark, _json(values).decode("utf-8"))
-    return filled.encode("utf-8")
+    return template.replace(mark, _json(values).decode("utf-8")).encode("utf-8")
+
+
+def _minified(source: bytes, *, module: bool) -> bytes:
+    """Our JS minified (terser, in Node; cached): comments, spaces and long local names
+    are for this repository's readers, and every page pays for embed.js, every start
+    for the loader (embed.js: 5,079 → 4,531 bytes gzipped)."""
+    kind = "module" if module else "script"
+    key = digest(MINIFY_JS.read_bytes(), TERSER.read_bytes(), kind.encode(), source)
+
+    def make(out: Path) -> None:
+        with tempfile.TemporaryDirectory() as scratch:
+            plain = Path(scratch) / "plain.js"
+            plain.write_bytes(source)
+            run_node([MINIFY_JS, plain, out, kind], "minify the panel's JavaScript")
+
+    return cached("js", key, ".js", make).read_bytes()
 
 
 def _json(values: object) -> bytes:

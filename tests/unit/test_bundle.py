@@ -57,8 +57,9 @@ def files() -> dict[str, bytes]:
 def embedded(files: dict[str, bytes], name: str = "embed.js") -> dict[str, Any]:
     """The JSON object build.py wrote into ``name`` in place of its placeholder."""
     source = files[name].decode()
-    start = source.index("const M = ") + len("const M = ")
-    return dict(json.loads(source[start : source.index(";\n", start)]))
+    found = re.search(r"\bM=(?=\{)", source)
+    assert found, f"{name} has no manifest M"
+    return dict(json.JSONDecoder().raw_decode(source, found.end())[0])
 
 
 def manifest(files: dict[str, bytes]) -> dict[str, str]:
