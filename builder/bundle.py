@@ -95,8 +95,10 @@ ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
 LOADER_MARK = "__DOCS_PANEL_LOADER__"
 
-# What embed.js shows before the shell exists, from each language's table, in order.
+# What embed.js shows before the shell exists, from each language's table, in order;
+# and its alerts, fetched only when one is shown (see ``alerts``).
 EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
+ALERTS = ("csp_blocked", "start_failed")
 # The panel's own JavaScript goes out minified, by terser from npm (pinned).
 MINIFY_JS = ROOT / "builder" / "minify_js.mjs"
 TERSER = NODE_MODULES / "terser" / "package.json"
@@ -326,8 +328,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
         "index": index_name,
-        # embed.js's alert when a Content Security Policy blocks the runtimes, by language
-        "csp": hashed("csp.json", _json({lang: table(lang)["csp_blocked"] for lang in LANGUAGES})),
+        # embed.js's alerts, by language: a Content Security Policy blocks the runtimes;
+        # they failed to load
+        "alerts": hashed("alerts.json", _json({lang: alerts(lang) for lang in LANGUAGES})),
     }
     # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
     # two lanes: what the interpreter's start needs, in the order the worker asks; and
@@ -349,7 +352,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "storage": storage,
         "shortcut": shortcut,
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
-        "csp": table("en")["csp_blocked"],  # when csp.json cannot be fetched either
+        "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
         "prefetch": [wasm_lane, runtime_lane],
     }
@@ -471,6 +474,11 @@ def glue_body() -> bytes:
         raise ConfigError("pyodide.asm.mjs changed shape: the loader cannot rebuild it")
     body = source.replace("import.meta", "importMeta").replace(export, f"return {name};")
     return body.encode("utf-8")
+
+
+def alerts(language: str) -> list[str]:
+    """embed.js's alerts in ``language``, as ``ALERTS`` orders them."""
+    return [table(language)[key] for key in ALERTS]
 
 
 def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:

@@ -194,6 +194,35 @@ def test_a_runtime_file_that_cannot_load_is_said_not_waited_for(
     expect(page.get_by_role("alert").filter(has_text=failed)).to_have_count(2)  # one each
 
 
+@pytest.mark.parametrize(
+    "broken",
+    # MicroPython falls back from the wasm's gzip twin to the wasm itself: both missing.
+    [r"/micropython\.wasm(\.gz)?$", r"/shell\.[0-9a-f]+\.json\.gz$"],
+    ids=["micropython-wasm", "shell-modules"],
+)
+def test_a_page_runtime_that_cannot_load_is_said_once_the_reader_asks(
+    page: Page, site: Site, watch: Watch, broken: str
+) -> None:
+    """MicroPython's wasm or the shell's modules answer 404: nothing is said on the preload
+    (pointer over the launcher), and a click shows the alert at once, not a busy launcher."""
+    watch.expect_bad_request(broken.rstrip("$"))
+    watch.expect_console_error(r"^docs-panel: ")
+    # MicroPython's own reports of the missing wasm, before it gives up.
+    watch.expect_console_error(r"wasm|^falling back|^Aborted\(")
+    page.context.route(re.compile(broken), lambda route: route.fulfill(status=404))
+    page.goto(site.url)
+    launcher = page.get_by_role("button", name="Ask the docs")
+    with page.expect_console_message(lambda m: m.text.startswith("docs-panel: "), timeout=30_000):
+        launcher.hover()
+    alert = page.get_by_role("alert").filter(has_text=re.compile(r"could not start\. Reload"))
+    expect(alert).to_have_count(0)  # the reader has not asked for the panel yet
+    launcher.click()
+    expect(alert).to_be_visible()
+    expect(launcher).not_to_have_attribute("aria-busy", "true")
+    launcher.click()
+    expect(alert).to_have_count(1)
+
+
 def test_close_and_reopen_keep_the_thread(page: Page, site: Site) -> None:
     """Escape closes the panel and gives focus back; reopening shows the same thread."""
     page.goto(site.url)

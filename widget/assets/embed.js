@@ -6,7 +6,8 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
-  //  words: {language: [launcher, title, ctrl, ask]}, csp: "...", rtl: [language], prefetch: [[path]]}
+  //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
+  //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
   const w = window, d = document;
   if (w.__docsPanel) return; // pasted twice: one panel is enough
@@ -146,29 +147,54 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // and say which directive to change.
   const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval'; worker-src blob:";
   const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
-  let blocked = null;
+  let blocked = null; // the alert shown instead of the panel
   const evalBlocked = () => {
     try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
     catch (e) { return ["script-src", "wasm-eval"]; }
     return null;
   };
-  const showBlocked = async ([directive, what]) => {
-    if (blocked) return;
-    const source = SOURCES[what] || (what.startsWith("http") ? new URL(what).origin : what);
-    blocked = d.createElement("p");
-    blocked.setAttribute("role", "alert");
-    blocked.className = "blocked";
+  // Alert `which` (0: the policy blocks the runtimes, 1: they failed to load), `fill`ed
+  // in. The alerts in every language would outgrow this file: fetched when needed
+  // (rarely), in English if even that fails.
+  const alarm = async (which, fill = (text) => text) => {
+    // The policy's alert says more than a failure the policy may have caused: it wins.
+    if (blocked && (which || !blocked.which)) return;
+    blocked?.remove();
+    const alert = (blocked = d.createElement("p"));
+    alert.which = which;
+    alert.setAttribute("role", "alert");
+    alert.className = "blocked";
     root.querySelector("[role=progressbar]")?.remove();
     launcher.removeAttribute("aria-busy");
-    // The alert in every language would outgrow this file: fetched when needed (rarely).
-    let words = M.csp;
-    try { words = (await (await fetch(bridge.urls.csp)).json())[language]; } catch (e) {}
-    blocked.textContent = words.replace("{missing}", directive + " " + source)
-      .replace("{needs}", NEEDS);
-    root.append(blocked);
-    console.error("docs-panel: " + blocked.textContent);
+    let words = M.alerts;
+    try { words = (await (await fetch(bridge.urls.alerts)).json())[language]; } catch (e) {}
+    if (alert !== blocked) return;
+    alert.textContent = fill(words[which]);
+    root.append(alert);
+    console.error("docs-panel: " + alert.textContent);
   };
+  const showBlocked = ([directive, what]) => {
+    const source = SOURCES[what] || (what.startsWith("http") ? new URL(what).origin : what);
+    alarm(0, (text) => text.replace("{missing}", directive + " " + source).replace("{needs}", NEEDS));
+  };
+  // A runtime file that fails to load (missing, cut short) would leave the launcher busy
+  // for good, until the shell is up to speak for itself: the reader is told, once they
+  // have asked for the panel (not on a preload they never saw).
+  let broken = false;
+  const fail = (why) => {
+    console.error("docs-panel:", why);
+    broken = true;
+    if (bridge.openOnReady) alarm(1);
+  };
+  const failed = (e) => {
+    const why = e.reason || e.error;
+    if (!booting || bridge.toggle || !String(why && why.stack).includes(base.href)) return;
+    e.preventDefault(); // said here, as ours
+    fail(why);
+  };
+  w.addEventListener("error", failed);
+  w.addEventListener("unhandledrejection", failed);
   d.addEventListener("securitypolicyviolation", (e) => {
     const what = e.blockedURI;
     if (booting && (Object.hasOwn(SOURCES, what) || what.startsWith(base.href))) {
@@ -208,16 +234,13 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     bridge.startWorker = () => script("py", bridge.urls.worker,
       bridge.urls.pyodide, { worker: "", name: "docs-panel-worker" });
     await Promise.all([bridge.shellFiles, import(bridge.urls.pyscript)]);
-  })().catch((e) => {
-    booting = null;
-    launcher.removeAttribute("aria-busy");
-    console.error("docs-panel: could not load the assistant:", e);
-  }));
+  })().catch(fail));
 
   launcher.addEventListener("click", () => {
     if (bridge.toggle) return bridge.toggle();
     if (blocked) return; // the alert already says why
     bridge.openOnReady = true;
+    if (broken) return alarm(1);
     launcher.setAttribute("aria-busy", "true");
     boot();
   });

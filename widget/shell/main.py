@@ -36,7 +36,11 @@ async def main():
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
     js.window.__docsPanel.startWorker()  # Pyodide's start, after MicroPython's (embed.js)
-    unpack(json.loads(await js.window.__docsPanel.shellFiles))
+    try:
+        files = await js.window.__docsPanel.shellFiles
+    except Exception:  # embed.js tells the reader (PyScript would tell the page)
+        return
+    unpack(json.loads(files))
     await asyncio.sleep_ms(1)
     from shell.panel import Panel
 
