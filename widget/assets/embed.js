@@ -65,7 +65,7 @@
 .launcher[aria-busy=true]{cursor:progress;opacity:.85}
 .launcher[aria-expanded=true]{display:none}
 .launcher svg{width:18px;height:18px}
-.blocked{position:fixed;inset-inline-end:20px;bottom:76px;z-index:2147483001;max-width:340px;margin:0;padding:12px 14px;
+.blocked{position:fixed;inset-inline-end:20px;bottom:76px;z-index:2147483001;box-sizing:border-box;max-width:min(340px,calc(100vw - 40px));margin:0;padding:12px 14px;
  border-radius:10px;font:14px/1.4 system-ui,sans-serif;color:#5c0b0b;background:#fdecec;border:1px solid #e5a0a0;
  box-shadow:0 4px 14px rgba(0,0,0,.2)}
 .ask{position:fixed;z-index:2147483000;padding:5px 10px;border:0;border-radius:6px;cursor:pointer;
