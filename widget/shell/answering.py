@@ -45,7 +45,7 @@ class Answering:
         elif self.lifecycle.state == UNAVAILABLE:  # said under the question, not twice
             for said in list(self.thread.querySelectorAll(".unavailable")):
                 said.remove()
-            article.append(note(say("start_failed"), "note error", "alert"))
+            article.append(_cannot_start())
         else:
             waiting = "pending" if self.client.ready else "pending_loading"
             article.append(note(say(waiting), "note pending"))
@@ -57,13 +57,14 @@ class Answering:
         self._answer_next()
 
     def unavailable(self):
-        """The worker could not start: each question that waited for it says so (and
-        any asked later). False: none waited."""
+        """The worker could not start: each question that waited for it says so, and
+        any asked later; with none waiting, the thread says it until one is asked."""
         waited = self.lifecycle.broken()
         for item in waited:
             item[3].querySelector(".pending").remove()
-            item[3].append(note(say("start_failed"), "note error", "alert"))
-        return bool(waited)
+            item[3].append(_cannot_start())
+        if not waited:
+            self.thread.append(_cannot_start("note error unavailable"))
 
     def _answer_next(self):
         item = self.lifecycle.next_question()
@@ -200,3 +201,7 @@ class Answering:
     def _near_bottom(self):
         thread = self.thread
         return thread.scrollHeight - thread.scrollTop - thread.clientHeight < 48
+
+
+def _cannot_start(css="note error"):
+    return note(say("start_failed"), css, "alert")

@@ -12,7 +12,6 @@ import asyncio
 from pyscript import window
 
 from shell.client import reason
-from shell.views import note
 from shell.words import say
 
 
@@ -27,11 +26,9 @@ async def boot(panel):
             page_url=window.location.href,
         )
     except Exception as err:  # the panel must say so, not hang on a progress bar
-        message = say("start_failed")
-        window.console.error("docs-panel: " + message, reason(err))
+        window.console.error("docs-panel: " + say("start_failed"), reason(err))
         panel.progress.remove()
-        if not panel.answering.unavailable():
-            panel.thread.append(note(message, "note error unavailable", "alert"))
+        panel.answering.unavailable()
         return
     for message in started.errors:
         window.console.error(message)
