@@ -150,6 +150,21 @@ def test_redact_text_is_the_text_of_redact() -> None:
     assert redact_text("PGPASSWORD=Fake-Pass-42 psql") == "PGPASSWORD=[redacted: password] psql"
 
 
+def test_a_rule_skipped_for_lack_of_its_needles_could_not_have_matched() -> None:
+    """Every match of a rule with needles holds one: a text without them skips it safely."""
+    texts = [s for _, s in ALL_INPUTS] + [
+        context.format(sample["secret"])
+        for context in CONTEXTS.values()
+        for sample in GITLEAKS["samples"]
+    ]
+    ruled = [rule for rule in redact_module._RULES if rule.needles]
+    assert len(ruled) > 80  # each vendor token is skipped by its prefix
+    for rule in ruled:
+        for text in texts:
+            for m in rule.pattern().finditer(text):
+                assert any(needle in m[0].lower() for needle in rule.needles), (rule.kind, m[0])
+
+
 def test_module_examples_hold() -> None:
     """The module docstring's example runs as written."""
     assert doctest.testmod(redact_module).failed == 0

@@ -52,11 +52,13 @@ set it"), or in SQL's ``PASSWORD 'x'``. A rejected match never hides the
 next: in "the access token TOKEN=x" the prose "token TOKEN=x" is rejected and
 ``TOKEN=x`` is still found.
 
-Every pattern is compiled once at import and starts with a literal, a
-boundary or an anchor hit, and a start inside a longer run fails at once,
-so the cost stays linear in the length of the text; a value is read to a
-bound and then followed to its end, so no tail leaks (stdlib ``re`` only: it
-runs in CPython and in Pyodide alike). ``bench/redact_bench.py`` measures
+Every pattern starts with a literal, a boundary or an anchor hit, and a
+start inside a longer run fails at once, so the cost stays linear in the
+length of the text; a value is read to a bound and then followed to its end,
+so no tail leaks (stdlib ``re`` only: it runs in CPython and in Pyodide
+alike). A rule's pattern is compiled the first time a text may hold its
+match: most texts hold none of most rules' needles, and compiling all of
+them at import was a third of the worker's cold-start imports. ``bench/redact_bench.py`` measures
 recall on a corpus built from gitleaks' rules, the clean fixtures and the
 cost of a 4 KB question.
 """
@@ -229,6 +231,21 @@ def _secret_end(m: re.Match[str]) -> int:
     return m.end("secret")
 
 
+class _Deferred:
+    """A pattern compiled when first needed: ``_Deferred(r"x+", re.I)()`` is the pattern."""
+
+    __slots__ = ("_pattern", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = (source, flags)
+        self._pattern: re.Pattern[str] | None = None
+
+    def __call__(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = re.compile(*self._source)
+        return self._pattern
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     """Where ``pattern`` matches and ``accept`` agrees, group ``secret`` is a ``kind``.
@@ -245,9 +262,9 @@ class _Rule:
     """
 
     kind: str
-    pattern: re.Pattern[str]
+    pattern: _Deferred
     accept: _Accept = _always
-    anchor: re.Pattern[str] | None = None
+    anchor: _Deferred | None = None
     needles: tuple[str, ...] = ()
     end: Callable[[re.Match[str]], int] = _secret_end
 
@@ -274,18 +291,20 @@ def _token(kind: str, body: str, accept: _Accept = _always, needle: str = "") ->
     lead = _LEADING_LITERAL.match(body)
     fixed = lead.group() if lead else ""
     body = f"{fixed}(?<![A-Za-z0-9_.-]{fixed}){body[len(fixed) :]}"
-    pattern = re.compile(rf"(?P<secret>{body})(?![A-Za-z0-9_-])")
-    skip = len(re.sub(r"\\(.)", r"\1", fixed))  # the fixed text's length in the token
+    pattern = _Deferred(rf"(?P<secret>{body})(?![A-Za-z0-9_-])")
+    literal = re.sub(r"\\(.)", r"\1", fixed)  # the fixed text as it is in the token
+    skip = len(literal)
 
     def accepted(m: re.Match[str]) -> bool:
         secret = m["secret"]
         return not _stands_in(secret, secret[skip:]) and accept(m)
 
+    needle = needle or literal.lower()
     return _Rule(kind, pattern, accepted, None, (needle,) if needle else ())
 
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
-_PRIVATE_KEY = re.compile(
+_PRIVATE_KEY = _Deferred(
     r"(?P<secret>-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
     # a whole block: headers, base64 (also with literal \n, as in JSON) up to END …
     r"(?:(?:[A-Za-z0-9+/=\s:,.…\\]|-(?!----))*"
@@ -302,10 +321,10 @@ def _authorization(kind: str, scheme: str, value: str, accept: _Accept) -> _Rule
         r"""(?<![A-Za-z0-9_])Authorization["'\]]{0,2}[ \t]*[:=][ \t]*(?:[bBfFrR]?["'`])?"""
         rf"{scheme}(?P<secret>{value})"
     )
-    return _Rule(kind, re.compile(pattern, re.IGNORECASE), accept, _AUTHORIZATION)
+    return _Rule(kind, _Deferred(pattern, re.IGNORECASE), accept, _AUTHORIZATION)
 
 
-_AUTHORIZATION = re.compile("authorization")
+_AUTHORIZATION = _Deferred("authorization")
 
 
 # a scheme's credentials run to the next space or quote (``Bearer a|b``, ``user:p@ss``),
@@ -322,7 +341,7 @@ def _curl_credentials(m: re.Match[str]) -> bool:
 
 
 def _password(pattern: str, anchor: str, accept: _Accept = _literal_secret) -> _Rule:
-    return _Rule("password", re.compile(pattern, re.IGNORECASE), accept, re.compile(anchor))
+    return _Rule("password", _Deferred(pattern, re.IGNORECASE), accept, _Deferred(anchor))
 
 
 # --- key = value assignments -------------------------------------------------
@@ -421,8 +440,8 @@ def _assigned(m: re.Match[str]) -> bool:
 def _assignment(kind: str, key_end: str, anchor: str) -> _Rule:
     """``<…key_end> = value`` in env files, YAML, JSON, code, URLs and CLI flags."""
     # not after ":" (arn:aws:secretsmanager:…:secret:name is no assignment)
-    pattern = re.compile(rf"(?<!:)(?P<key>{key_end}){_KEY_CLOSE}{_SEPARATOR}{_VALUE}", re.I)
-    return _Rule(kind, pattern, _assigned, re.compile(anchor), (), _value_end)
+    pattern = _Deferred(rf"(?<!:)(?P<key>{key_end}){_KEY_CLOSE}{_SEPARATOR}{_VALUE}", re.I)
+    return _Rule(kind, pattern, _assigned, _Deferred(anchor), (), _value_end)
 
 
 # --- the rules, in priority order --------------------------------------------
@@ -435,6 +454,7 @@ _RULES: tuple[_Rule, ...] = (
         _PRIVATE_KEY,
         # "should the file start with -----BEGIN RSA PRIVATE KEY-----?" holds no key
         lambda m: _B64_RUN.search(m["secret"]) is not None,
+        needles=("-----begin",),
     ),
     # a JWT: header.payload[.signature], base64url of JSON (two parts when unsigned)
     _token("JWT", r"ey[A-Za-z0-9_-]{17,}\.ey[A-Za-z0-9/_-]{17,}(?:\.[A-Za-z0-9/_-]*={0,2})?"),
@@ -565,34 +585,36 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "Telegram bot token",  # also inside https://api.telegram.org/bot<token>/
-        re.compile(r"(?P<secret>[0-9]{8,10}:[A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])"),
+        _Deferred(r"(?P<secret>[0-9]{8,10}:[A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])"),
         lambda m: (
             m.string.endswith("bot", 0, m.start())
             or not (m.start() and m.string[m.start() - 1] in _TOKEN_CHARS | {":"})
         ),
+        needles=(":",),
     ),
     # 2. Values made secret by their label.
     _Rule(
         "AWS secret access key",
-        re.compile(
+        _Deferred(
             rf"(?<![A-Za-z0-9])(?:(?:aws_?)?secret_?access_?key|aws_?secret_?key){_KEY_CLOSE}"
             r"""[ \t]*[:=][ \t]*["']?(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])""",
             re.IGNORECASE,
         ),
         _literal_secret,
-        anchor=re.compile("aws|secret"),
+        anchor=_Deferred("aws|secret"),
     ),
     _Rule(
         "Azure access key",  # storage and service bus connection strings
-        re.compile(
+        _Deferred(
             r"(?<![A-Za-z0-9])(?:Account|SharedAccess)Key=(?P<secret>[A-Za-z0-9+/]{20,}={0,2})",
             re.IGNORECASE,
         ),
-        anchor=re.compile("(?:account|sharedaccess)key="),
+        anchor=_Deferred("(?:account|sharedaccess)key="),
     ),
     _Rule(
         "GitLab session cookie",
-        re.compile(r"_gitlab_session=(?P<secret>[0-9a-z]{32})(?![A-Za-z0-9])"),
+        _Deferred(r"_gitlab_session=(?P<secret>[0-9a-z]{32})(?![A-Za-z0-9])"),
+        needles=("_gitlab_session=",),
     ),
     _authorization("bearer token", r"Bearer[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
     _authorization("Basic auth credentials", r"Basic[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
@@ -608,13 +630,14 @@ _RULES: tuple[_Rule, ...] = (
     # scheme://user:pass@host: the last "@" ends the password (p@ss unencoded)
     _Rule(
         "password",
-        re.compile(
+        _Deferred(
             r"""://[^\s:/?#@"'<>`\[\]]{0,256}:(?P<secret>[^\s/?#"'<>`]{1,256})@(?=[^\s/?#@"'<>`])"""
         ),
         lambda m: (
             _SCHEME_BEFORE.search(m.string, max(0, m.start() - 32), m.start()) is not None
             and _literal_secret(m)
         ),
+        needles=("://",),
     ),
     # curl -u user:pass
     _password(
@@ -661,9 +684,9 @@ def _next_match(
 ) -> re.Match[str] | None:
     """The rule's first match from ``at``: searched for, or tried at each anchor hit."""
     if hits is None:
-        return rule.pattern.search(text, at)
+        return rule.pattern().search(text, at)
     for hit in hits:
-        if hit.start() >= at and (m := rule.pattern.match(text, hit.start())) is not None:
+        if hit.start() >= at and (m := rule.pattern().match(text, hit.start())) is not None:
             return m
     return None
 
@@ -703,7 +726,7 @@ def redact(text: str) -> Redaction:
     for rule in _RULES:
         if rule.needles and not any(needle in lowered for needle in rule.needles):
             continue
-        hits = rule.anchor.finditer(lowered) if rule.anchor else None
+        hits = rule.anchor().finditer(lowered) if rule.anchor else None
         at = 0
         while (m := _next_match(rule, text, hits, at)) is not None:
             start, end = m.start("secret"), rule.end(m)
