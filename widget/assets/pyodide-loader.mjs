@@ -8,7 +8,8 @@
 // - the big files fetched as their Zstandard twins and decoded here as they
 //   arrive (no browser decodes anything smaller than gzip: the loader brings
 //   Zstandard's own decoder as wasm), so every host sends the same fifth-smaller
-//   bytes, compressing or not; Pyodide's module and JS glue too, as the bodies of
+//   bytes, compressing or not; a cold start's wasm decoded and compiled in a thread
+//   of its own; Pyodide's module and JS glue too, as the bodies of
 //   functions (a blob: module would need `blob:` in the site's script-src;
 //   `new Function` needs only the 'unsafe-eval' Pyodide needs anyway);
 // - later starts warm, from what the first one kept in Cache Storage (see below).
@@ -16,92 +17,117 @@
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
 
-// Zstandard's decoder (build.py's zstd_wasm), from its gzip twin, which the browser
-// gunzips natively unless the host did already; fetched once a file needs it (a warm
-// start needs none).
-let decoder = null;
-const zstdDecoder = () => {
-  decoder ??= (async () => {
-    const response = await fetch(at(M.zstd));
-    if (!response.ok) throw new Error(`docs-panel: could not load ${M.zstd}: HTTP ${response.status}`);
-    let bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-      const plain = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-      bytes = await new Response(plain).arrayBuffer();
-    }
-    const imports = { env: { emscripten_notify_memory_growth() {} } };
-    return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
-  })();
-  decoder.catch(() => {}); // a failure is reported by the file that needed it
-  return decoder;
-};
-
-// Zstandard bytes in, the file out, through zstd's streaming API: ZSTD_decompressStream
-// reads a ZSTD_inBuffer and fills a ZSTD_outBuffer, each {pointer, size, position} as
-// three 32-bit words in the decoder's memory (read anew each time: it may grow).
-const unzstd = (zstd) => {
-  const [inSize, outSize] = [zstd.ZSTD_DStreamInSize(), zstd.ZSTD_DStreamOutSize()];
-  const context = zstd.ZSTD_createDCtx();
-  const buffers = [inSize, outSize, 12, 12].map((size) => zstd.malloc(size));
-  const [inBuffer, outBuffer, input, output] = buffers;
-  const words = () => new Uint32Array(zstd.memory.buffer);
-  let left = 0; // ZSTD_decompressStream's last answer: 0 once the file is whole
-  return new TransformStream({
-    transform(chunk, controller) {
-      for (let offset = 0; offset < chunk.length; offset += inSize) {
-        const piece = chunk.subarray(offset, offset + inSize);
-        new Uint8Array(zstd.memory.buffer).set(piece, inBuffer);
-        words().set([inBuffer, piece.length, 0], input / 4);
-        let full = true; // a full output buffer may leave more to flush
-        while (full || words()[input / 4 + 2] < piece.length) {
-          words().set([outBuffer, outSize, 0], output / 4);
-          left = zstd.ZSTD_decompressStream(context, output, input);
-          if (left < 0) throw new Error(`docs-panel: a Zstandard file is corrupt (zstd error ${-left})`);
-          const made = words()[output / 4 + 2];
-          if (made) controller.enqueue(new Uint8Array(zstd.memory.buffer, outBuffer, made).slice());
-          full = made === outSize;
-        }
+// Decoding Zstandard twins: `zstdTwins(url of the decoder)` gives `decoded` and
+// `watched`. It names nothing outside itself: the wasm's thread (below) runs it too,
+// from its source.
+function zstdTwins(zstdUrl) {
+  // Zstandard's decoder (build.py's zstd_wasm), from its gzip twin, which the browser
+  // gunzips natively unless the host did already; fetched once a file needs it (a warm
+  // start needs none).
+  let decoder = null;
+  const zstdDecoder = () => {
+    decoder ??= (async () => {
+      const response = await fetch(zstdUrl);
+      if (!response.ok) throw new Error(`docs-panel: could not load ${zstdUrl}: HTTP ${response.status}`);
+      let bytes = new Uint8Array(await response.arrayBuffer());
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+        const plain = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        bytes = await new Response(plain).arrayBuffer();
       }
-    },
-    flush() {
-      zstd.ZSTD_freeDCtx(context);
-      buffers.forEach((pointer) => zstd.free(pointer));
-      if (left !== 0) throw new Error("docs-panel: a Zstandard file ended early");
-    },
-  });
-};
+      const imports = { env: { emscripten_notify_memory_growth() {} } };
+      return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+    })();
+    decoder.catch(() => {}); // a failure is reported by the file that needed it
+    return decoder;
+  };
 
-// A Zstandard stream, decoded; or the bytes as they came, when the host labelled
-// the file Content-Encoding: zstd and the browser decoded it already.
-async function decoded(url) {
-  const decoding = zstdDecoder(); // fetched beside the file
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
-  const reader = response.body.getReader();
-  const head = [];
-  let size = 0;
-  while (size < 4) {
-    const part = await reader.read();
-    if (part.done) break;
-    head.push(part.value);
-    size += part.value.length;
+  // Zstandard bytes in, the file out, through zstd's streaming API: ZSTD_decompressStream
+  // reads a ZSTD_inBuffer and fills a ZSTD_outBuffer, each {pointer, size, position} as
+  // three 32-bit words in the decoder's memory (read anew each time: it may grow).
+  const unzstd = (zstd) => {
+    const [inSize, outSize] = [zstd.ZSTD_DStreamInSize(), zstd.ZSTD_DStreamOutSize()];
+    const context = zstd.ZSTD_createDCtx();
+    const buffers = [inSize, outSize, 12, 12].map((size) => zstd.malloc(size));
+    const [inBuffer, outBuffer, input, output] = buffers;
+    const words = () => new Uint32Array(zstd.memory.buffer);
+    let left = 0; // ZSTD_decompressStream's last answer: 0 once the file is whole
+    return new TransformStream({
+      transform(chunk, controller) {
+        for (let offset = 0; offset < chunk.length; offset += inSize) {
+          const piece = chunk.subarray(offset, offset + inSize);
+          new Uint8Array(zstd.memory.buffer).set(piece, inBuffer);
+          words().set([inBuffer, piece.length, 0], input / 4);
+          let full = true; // a full output buffer may leave more to flush
+          while (full || words()[input / 4 + 2] < piece.length) {
+            words().set([outBuffer, outSize, 0], output / 4);
+            left = zstd.ZSTD_decompressStream(context, output, input);
+            if (left < 0) throw new Error(`docs-panel: a Zstandard file is corrupt (zstd error ${-left})`);
+            const made = words()[output / 4 + 2];
+            if (made) controller.enqueue(new Uint8Array(zstd.memory.buffer, outBuffer, made).slice());
+            full = made === outSize;
+          }
+        }
+      },
+      flush() {
+        zstd.ZSTD_freeDCtx(context);
+        buffers.forEach((pointer) => zstd.free(pointer));
+        if (left !== 0) throw new Error("docs-panel: a Zstandard file ended early");
+      },
+    });
+  };
+
+  // A Zstandard stream, decoded; or the bytes as they came, when the host labelled
+  // the file Content-Encoding: zstd and the browser decoded it already.
+  async function decoded(url) {
+    const decoding = zstdDecoder(); // fetched beside the file
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
+    const reader = response.body.getReader();
+    const head = [];
+    let size = 0;
+    while (size < 4) {
+      const part = await reader.read();
+      if (part.done) break;
+      head.push(part.value);
+      size += part.value.length;
+    }
+    const start = new Uint8Array(size);
+    head.reduce((offset, chunk) => (start.set(chunk, offset), offset + chunk.length), 0);
+    const name = url.split("/").pop();
+    const body = new ReadableStream({
+      start: (controller) => controller.enqueue(start),
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+        performance.mark(`docs-panel:downloaded ${name}`);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    const compressed = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
+    return compressed ? body.pipeThrough(unzstd(await decoding)) : body;
   }
-  const start = new Uint8Array(size);
-  head.reduce((offset, chunk) => (start.set(chunk, offset), offset + chunk.length), 0);
-  const name = url.split("/").pop();
-  const body = new ReadableStream({
-    start: (controller) => controller.enqueue(start),
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (!done) return controller.enqueue(value);
-      controller.close();
-      performance.mark(`docs-panel:downloaded ${name}`);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  const compressed = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
-  return compressed ? body.pipeThrough(unzstd(await decoding)) : body;
+
+  // `stream` as it comes, its error (a cut or corrupt twin) also handed to `failed`:
+  // the start fails on it, and compileStreaming would only say it was aborted.
+  const watched = (stream, failed) => {
+    const reader = stream.getReader();
+    return new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read().catch((error) => {
+          failed(error);
+          throw error;
+        });
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+  };
+
+  return { decoded, watched };
 }
+const { decoded, watched } = zstdTwins(at(M.zstd));
 
 // Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
 // wasm and standard library (asked for by their usual names), its module and JS glue,
@@ -201,30 +227,76 @@ const failing = (error) => {
   throw error;
 };
 
-// `body` as it comes, its error (a cut or corrupt twin) failing the start as well.
-function reporting(body) {
-  const reader = body.getReader();
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read().catch(failing);
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-}
-
 async function twinned(url) {
   const kept = await keptCopy(keyOf(url));
   if (kept) return response(kept, url);
-  const body = reporting(await decoded(twinOf(url)[0]).catch(failing));
+  const body = watched(await decoded(twinOf(url)[0]).catch(failing), fail);
   if (!(await warm)) return response(body, url);
   const [mine, copy] = body.tee();
   const bytes = new Response(copy).arrayBuffer(); // here, not in the browser's blob store
-  bytes.catch(() => {}); // the start fails on it (reporting), so it is never kept
+  bytes.catch(() => {}); // the start fails on it (watched), so it is never kept
   fresh.files.set(url, bytes);
   return response(mine, url);
 }
+
+// A cold start's wasm is decoded and compiled in a thread of its own, from as soon as
+// the loader starts: on the thread that runs Python, its decoding and streaming
+// compile waited for the glue's start and then held Python's back (~140 ms on
+// loopback). Pyodide's request for the wasm gets `COMPILED`, which stands for that
+// module when Pyodide instantiates it. A warm start instantiates its kept copy, and
+// where a worker cannot start another (Node), the wasm is decoded here as the rest.
+function compilerThread({ decoded, watched }) {
+  globalThis.onmessage = async ({ data: { url, keep } }) => {
+    let cause = null;
+    try {
+      const body = watched(await decoded(url), (error) => (cause = error));
+      const [mine, copy] = keep ? body.tee() : [body, null];
+      const headers = { "Content-Type": "application/wasm" };
+      const [module, bytes] = await Promise.all([
+        WebAssembly.compileStreaming(new Response(mine, { headers })),
+        copy && new Response(copy).arrayBuffer(),
+      ]);
+      postMessage({ module, bytes, at: performance.timeOrigin + performance.now() }, bytes ? [bytes] : []);
+    } catch (error) {
+      postMessage({ error: (cause ?? error).message });
+    }
+  };
+}
+
+// The wasm behind twin `url`, as {module, bytes}: its bytes only if `keep` (for Cache Storage).
+function compiledWasm(url, keep) {
+  const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
+  const thread = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  return new Promise((resolve, reject) => {
+    thread.onmessage = ({ data: { error, at, ...wasm } }) => {
+      thread.terminate();
+      if (error) return reject(new Error(error));
+      performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: at - performance.timeOrigin });
+      resolve(wasm);
+    };
+    thread.onerror = () => reject(new Error("docs-panel: the wasm's thread did not start"));
+    thread.postMessage({ url, keep });
+  });
+}
+
+const wasmUrl = `${at(M.pyodide).replace(/[^/]*$/, "")}pyodide.asm.wasm`;
+const compiled = keptMemory
+  .then(async (memory) => {
+    if (memory || !globalThis.Worker) return null;
+    const { module, bytes } = await compiledWasm(twinOf(wasmUrl)[0], Boolean(await warm));
+    if (bytes) fresh.files.set(wasmUrl, bytes);
+    return module;
+  })
+  .catch(failing);
+compiled.catch(() => {}); // reported by loadPyodide (failing)
+const COMPILED = new Response(null);
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const answer = await source;
+  if (answer !== COMPILED) return instantiateStreaming(answer, imports);
+  const module = await compiled;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
 
 async function keepWarmCopy({ files, memory }) {
   const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
@@ -262,6 +334,7 @@ early.forEach((body) => body.catch(() => {})); // a failure is reported where it
 const plainFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const url = String(input);
+  if (url === wasmUrl) return compiled.then((module) => (module ? COMPILED : twinned(url)));
   const body = early.get(url);
   early.delete(url);
   if (body) return body.then((buffer) => response(buffer, url));
