@@ -241,7 +241,7 @@ async function twinned(url) {
 
 // A cold start's wasm is decoded and compiled in a thread of its own, from as soon as
 // the loader starts: on the thread that runs Python, its decoding and streaming
-// compile waited for the glue's start and then held Python's back (~140 ms on
+// compile waited for the glue's start and then held Python's back (~80-110 ms on
 // loopback). Pyodide's request for the wasm gets `COMPILED`, which stands for that
 // module when Pyodide instantiates it. A warm start instantiates its kept copy, and
 // where a worker cannot start another (Node), the wasm is decoded here as the rest.
@@ -268,10 +268,10 @@ function compiledWasm(url, keep) {
   const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
   const thread = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
   return new Promise((resolve, reject) => {
-    thread.onmessage = ({ data: { error, at, ...wasm } }) => {
+    thread.onmessage = ({ data: { error, at: done, ...wasm } }) => {
       thread.terminate();
       if (error) return reject(new Error(error));
-      performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: at - performance.timeOrigin });
+      performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: done - performance.timeOrigin });
       resolve(wasm);
     };
     thread.onerror = () => reject(new Error("docs-panel: the wasm's thread did not start"));

@@ -58,9 +58,9 @@ length of the text; a value is read to a bound and then followed to its end,
 so no tail leaks (stdlib ``re`` only: it runs in CPython and in Pyodide
 alike). A rule's pattern is compiled the first time a text may hold its
 match: most texts hold none of most rules' needles, and compiling all of
-them at import was a third of the worker's cold-start imports. ``bench/redact_bench.py`` measures
-recall on a corpus built from gitleaks' rules, the clean fixtures and the
-cost of a 4 KB question.
+them at import took a third of the import time of the panel's own modules in
+a cold start. ``bench/redact_bench.py`` measures recall on a corpus built
+from gitleaks' rules, the clean fixtures and the cost of a 4 KB question.
 """
 
 from __future__ import annotations
