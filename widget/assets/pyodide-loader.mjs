@@ -266,15 +266,23 @@ function compilerThread({ decoded, watched }) {
 // The wasm behind twin `url`, as {module, bytes}: its bytes only if `keep` (for Cache Storage).
 function compiledWasm(url, keep) {
   const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
-  const thread = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const thread = new Worker(script);
+  const end = () => {
+    thread.terminate();
+    URL.revokeObjectURL(script); // else its blob is kept for as long as the panel's worker lives
+  };
   return new Promise((resolve, reject) => {
     thread.onmessage = ({ data: { error, at: done, ...wasm } }) => {
-      thread.terminate();
+      end();
       if (error) return reject(new Error(error));
       performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: done - performance.timeOrigin });
       resolve(wasm);
     };
-    thread.onerror = () => reject(new Error("docs-panel: the wasm's thread did not start"));
+    thread.onerror = () => {
+      end();
+      reject(new Error("docs-panel: the wasm's thread did not start"));
+    };
     thread.postMessage({ url, keep });
   });
 }
