@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -10,6 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     KEYS,
+    READY_TIMEOUT_MS,
     age_the_archive,
     archive,
     ask,
@@ -386,3 +388,32 @@ def test_a_rejected_storage_prefix_still_restores(page: Page, site: Site, watch:
     page.reload()
     expect(page.get_by_role("list", name="Search results")).to_have_count(1, timeout=60_000)
     expect(page.locator("article .question")).to_have_text(["retry a failed job"])
+
+
+def test_a_start_that_fails_keeps_what_is_stored(page: Page, site: Site, watch: Watch) -> None:
+    """Pyodide's wasm is missing: the panel says it could not start and writes nothing, so
+    the stored conversations and this tab's own are all there once a start succeeds."""
+    wasm = re.compile(r"/pyodide\.asm\.wasm\.zst$")
+    watch.expect_bad_request(r"/pyodide\.asm\.wasm\.zst\b")
+    # The failed start may leave its decoder's download unread; leaving the page aborts it.
+    watch.expect_bad_request(r"/zstd\.wasm\.gz \(net::ERR_ABORTED\)$")
+    watch.expect_console_error(r"^docs-panel: The assistant could not start\.")
+    watch.expect_console_error(r"^MessageEvent$")  # PyScript logs its worker's failed start too
+    page.context.route(wasm, lambda route: route.fulfill(status=404))
+    page.goto(site.url)
+    page.evaluate("h => localStorage.setItem('docs-panel.history', h)", seeded_archive(2, 100))
+    # This tab's conversation, as a reload finds it (the page before marked it left).
+    session = json.dumps({"id": "old1", "left": True})
+    page.evaluate("s => sessionStorage.setItem('docs-panel.conversation', s)", session)
+    kept = {name: stored(page, name) for name in KEYS}
+    open_panel(page)
+    ask(page, "rate limits")
+    expect(
+        page.locator("article").filter(has_text="rate limits").get_by_role("alert")
+    ).to_have_text(re.compile(r"could not start\. Reload the page"), timeout=READY_TIMEOUT_MS)
+    assert {name: stored(page, name) for name in KEYS} == kept
+
+    page.context.unroute(wasm)
+    fresh(page, site.url)
+    expect(page.locator("article .question")).to_have_text(["old question 1"])
+    assert archive(page) == {"old0": ["old question 0"], "old1": ["old question 1"]}
