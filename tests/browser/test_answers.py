@@ -169,6 +169,24 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     assert [t["scope"] for t in stored_turns] == ["api"] * 2
 
 
+def test_a_reader_following_an_answer_down_sees_how_it_ends(
+    page: Page, site: Site, endpoint: FakeEndpoint
+) -> None:
+    """Answers longer than the thread, followed to the bottom as they arrive: once one ends,
+    what is drawn below it is in view (Stopped and Ask again; the sources and the votes)."""
+    steps = "\n\n".join(f"Step {n}: wait a little longer, then retry [1]." for n in range(1, 25))
+    endpoint.queue(hang(steps), stream(steps + "\n\nDone [1]."))
+    chat_page(page, site)
+    ask(page, "retry a job")
+    expect(page.locator(".turn .answer")).to_contain_text("Step 24", timeout=READY_TIMEOUT_MS)
+    page.get_by_role("button", name="Stop").click()
+    expect(page.get_by_role("button", name="Ask again")).to_be_in_viewport(ratio=1)
+    page.get_by_role("button", name="Ask again").click()
+    wait_answered(page, 2)
+    expect(page.get_by_role("list", name="Sources").last).to_be_in_viewport(ratio=1)
+    expect(page.get_by_role("button", name="Not helpful").last).to_be_in_viewport(ratio=1)
+
+
 def ask_into_a_stall(
     page: Page, site: Site, endpoint: FakeEndpoint, text: str, config: str = CHAT_CONFIG
 ) -> None:

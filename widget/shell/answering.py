@@ -130,6 +130,7 @@ class Answering:
         else:
             self.lifecycle.started(False)
             turn = asked.turn
+        follow = self._near_bottom()  # the reader followed the answer down as it came
         self._draw(article, turn, failed)
         # Said once, politely: the thread is not a live region (it would read every token).
         # A stopped answer is not news: the reader stopped it.
@@ -139,6 +140,8 @@ class Answering:
             self._throttled(article, turn, wait_s)
         if turn.status == "results":  # new content below: show where the turn starts
             self.thread.scrollTop = article.offsetTop - self.thread.offsetTop - 8
+        elif follow:  # and on to what its end drew: sources, votes, Stopped
+            self.thread.scrollTop = self.thread.scrollHeight
         await self.keeper.persist()
 
     async def _stream(self, article):
