@@ -5,6 +5,7 @@ name a site pastes), the pinned runtimes copied from ``node_modules``, the
 panel's Python as zips, the CSS and the docs index. Every other file carries a
 content hash in its name, so it can be cached forever; compressible files get a
 ``.gz`` twin that ``build.py serve`` (or any static server) can send as is.
+``THIRD-PARTY-NOTICES.txt`` holds the licenses of what it carries (:mod:`builder.notices`).
 
 The worker's side is cut to what it runs: its interpreter module is
 ``pyodide-loader.mjs``, which loads Pyodide's wasm, the standard library,
@@ -40,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from builder.node_cache import cached, digest, run_node
+from builder.notices import notices
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
@@ -357,6 +359,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "prefetch": [wasm_lane, runtime_lane],
     }
     out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
+    runtimes = (PYODIDE_DIR, PYSCRIPT_DIST.parent, MICROPYTHON_DIR, ZSTDDEC_DIR)
+    out["THIRD-PARTY-NOTICES.txt"] = notices(runtimes, WORKER_DEPENDENCIES).encode()
     return out
 
 
