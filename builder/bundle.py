@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from builder.node_cache import cached, digest, run_node
-from builder.notices import notices
+from builder.notices import notices, npm_package
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
@@ -121,12 +121,7 @@ _DYNAMIC_IMPORT = re.compile(r'import\("\./([\w.-]+\.js)"\)')
 
 
 def _package_version(folder: Path) -> str:
-    try:
-        return str(json.loads((folder / "package.json").read_text())["version"])
-    except (OSError, ValueError, KeyError) as err:
-        raise ConfigError(
-            f"{folder} is missing or unreadable ({err}); run `npm ci` in {ROOT} first"
-        ) from err
+    return str(npm_package(folder)["version"])
 
 
 def hashed_name(name: str, data: bytes) -> str:
@@ -360,7 +355,8 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     }
     out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     runtimes = (PYODIDE_DIR, PYSCRIPT_DIST.parent, MICROPYTHON_DIR, ZSTDDEC_DIR)
-    out["THIRD-PARTY-NOTICES.txt"] = notices(runtimes, WORKER_DEPENDENCIES).encode()
+    licenses = notices(runtimes, WORKER_DEPENDENCIES, cpython=lock["info"]["python"])
+    out["THIRD-PARTY-NOTICES.txt"] = licenses.encode()
     return out
 
 

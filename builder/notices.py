@@ -6,7 +6,8 @@ their notices go with them. ``notices`` lists each one with its version, its
 license, where its source is, and the license texts its package ships (the npm
 packages of Pyodide and MicroPython ship none: the entry says where they are)::
 
-    >>> text = notices([NODE_MODULES / "zstddec"], ["mdurl"])
+    >>> from builder.bundle import ZSTDDEC_DIR
+    >>> text = notices([ZSTDDEC_DIR], ["mdurl"])
     >>> "zstddec 0.3.4 (MIT AND BSD-3-Clause)" in text, "mdurl 0.1.2 (MIT License)" in text
     (True, True)
 
@@ -20,26 +21,47 @@ import re
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from widget.core.errors import ConfigError
 
-NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
+ROOT = Path(__file__).resolve().parent.parent
 LICENSE_FILE = re.compile(r"(?:^|/)(?:LICEN[CS]E|COPYING|NOTICE)[^/]*$", re.IGNORECASE)
 RULE = "=" * 78
 
 
-def notices(npm_packages: Iterable[Path], python_modules: Iterable[str]) -> str:
-    """One text: a header, then an entry for each npm package folder (and CPython, for
-    Pyodide's) and each importable Python package (by module name)."""
+def notices(
+    npm_packages: Iterable[Path], python_modules: Iterable[str], *, cpython: str | None = None
+) -> str:
+    """One text: a header, then an entry for each npm package folder, for the CPython
+    version ``cpython`` if given (Pyodide's), and for each importable Python package (by
+    module name)."""
     entries = [_npm_entry(folder) for folder in npm_packages]
-    entries += [_cpython_entry(folder) for folder in npm_packages if folder.name == "pyodide"]
-    entries += [_python_entry(module) for module in python_modules]
+    if cpython:
+        title = f"CPython {cpython} and its standard library, in Pyodide (PSF-2.0)"
+        entries.append(_entry(title, "https://github.com/python/cpython", []))
+    distributions = metadata.packages_distributions()
+    entries += [_python_entry(module, distributions.get(module, [])) for module in python_modules]
     header = (
         "The third-party software in this folder, and its licenses. The build trims and\n"
         "transforms some of it (minified, compressed, compiled to bytecode, unused parts\n"
         "taken out); each entry says where its source is."
     )
     return "\n\n".join([header, *entries]) + "\n"
+
+
+def npm_package(folder: Path) -> dict[str, Any]:
+    """The ``package.json`` of the npm package in ``folder``, or a ConfigError saying to
+    install the pinned packages."""
+    try:
+        package: dict[str, Any] = json.loads((folder / "package.json").read_text("utf-8"))
+        if not {"name", "version"} <= package.keys():
+            raise ValueError("package.json names no name or version")
+    except (OSError, ValueError, AttributeError) as err:
+        raise ConfigError(
+            f"{folder} is missing or unreadable ({err}); run `npm ci` in {ROOT} first"
+        ) from err
+    return package
 
 
 def _entry(title: str, source: str, texts: list[tuple[str, str]]) -> str:
@@ -60,11 +82,8 @@ def _web_address(source: str) -> str:
 
 
 def _npm_entry(folder: Path) -> str:
-    try:
-        package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-        name, version = package["name"], package["version"]
-    except (OSError, ValueError, KeyError) as err:
-        raise ConfigError(f"{folder} is missing or unreadable ({err}); run `npm ci`") from err
+    package = npm_package(folder)
+    name = package["name"]
     repository = package.get("repository") or {}
     if isinstance(repository, dict):
         repository = repository.get("url", "")
@@ -74,22 +93,15 @@ def _npm_entry(folder: Path) -> str:
         for path in sorted(folder.iterdir())
         if path.is_file() and LICENSE_FILE.search(path.name)
     ]
-    title = f"{name} {version} ({package.get('license', 'license not stated')})"
+    title = f"{name} {package['version']} ({package.get('license', 'license not stated')})"
     return _entry(title, source, texts)
 
 
-def _cpython_entry(pyodide: Path) -> str:
-    """Pyodide's wasm is CPython, whose standard library the bundle ships beside it."""
-    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
-    title = f"CPython {lock['info']['python']} and its standard library, in Pyodide (PSF-2.0)"
-    return _entry(title, "https://github.com/python/cpython", [])
-
-
-def _python_entry(module: str) -> str:
+def _python_entry(module: str, distribution_names: list[str]) -> str:
     try:
-        (distribution_name,) = metadata.packages_distributions()[module]
+        (distribution_name,) = distribution_names
         distribution = metadata.distribution(distribution_name)
-    except (KeyError, ValueError, metadata.PackageNotFoundError) as err:
+    except (ValueError, metadata.PackageNotFoundError) as err:
         raise ConfigError(
             f"Python package {module!r} is not installed; run `pip install .`"
         ) from err
