@@ -81,7 +81,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sites:
             site = SITES[name]
-            sections = extract_site(site.prepare(Path(tmp)))
+            sections = extract_site(site.prepare(Path(tmp))).sections
             index = load_index(json.loads(json.dumps(build_index(sections))))
             pages = np.array([section.page for section in sections])
             names, inverse = np.unique(pages, return_inverse=True)

@@ -2,6 +2,7 @@
 
     python build.py --site path/to/built/html        # → path/to/built/html/docs-panel/
     python build.py --site docs/ --out public/docs-panel --base /
+    python build.py --site build/ --version next     # index the unreleased docs
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
     python build.py serve --plain                    # a host that compresses nothing
@@ -27,7 +28,7 @@ from pathlib import Path
 from builder.bundle import ROOT, bundle_files, with_gzip_twins
 from builder.demo_answers import demo_reply
 from builder.demo_site import render_site
-from builder.extract import extract_site
+from builder.extract import SiteReport, extract_site
 from builder.publish import publish
 from builder.serve import CHAT_PATH, make_server
 from widget.core.docs_index import Section
@@ -63,13 +64,17 @@ class BuildReport:
     index_bytes: int
     total_bytes: int
     seconds: float
+    site: SiteReport | None = None
 
     def summary(self) -> str:
-        return (
+        """What was built, then what the site's pages gave (``SiteReport.lines``)."""
+        head = (
             f"docs-panel: {self.sections} sections from {self.pages} pages → {self.out} "
             f"(index {self.index_bytes / 1024:.0f} KiB, bundle {self.total_bytes / 2**20:.1f} MiB, "
             f"{self.seconds:.1f} s)"
         )
+        lines = self.site.lines()[1:] if self.site else []
+        return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
 def rebase(sections: Sequence[Section], base: str) -> list[Section]:
@@ -78,11 +83,14 @@ def rebase(sections: Sequence[Section], base: str) -> list[Section]:
     return [dataclasses.replace(s, address=prefix + s.address) for s in sections]
 
 
-def build(site: Path, out: Path | None = None, base: str = "/") -> BuildReport:
+def build(
+    site: Path, out: Path | None = None, base: str = "/", version: str = "current"
+) -> BuildReport:
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
-    sections = rebase(extract_site(site.resolve(), exclude=out), base)
-    files = bundle_files(build_index(sections))
+    extracted = extract_site(site.resolve(), exclude=out, version=version)
+    sections = rebase(extracted.sections, base)
+    files = bundle_files(build_index(sections, extracted.report.main_language))
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
@@ -93,6 +101,7 @@ def build(site: Path, out: Path | None = None, base: str = "/") -> BuildReport:
         index_bytes=index_bytes,
         total_bytes=sum(len(data) for data in files.values()),
         seconds=time.perf_counter() - started,
+        site=extracted.report,
     )
 
 
@@ -143,6 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
     parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
     parser.add_argument("--base", default="/", help="URL path the site is served under")
+    parser.add_argument(
+        "--version",
+        default="current",
+        help="versioned docs: index 'current' (what the site serves unversioned, else "
+        "stable, latest, the highest number), 'next' (the unreleased docs), 'all', or the "
+        "path prefix of one version (/docs/2.0/)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
     parser.add_argument(
@@ -167,7 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--site DIR is required (or use `serve` for the demo)")
         if not args.site.is_dir():
             raise WidgetError(f"--site {args.site}: not a folder of built HTML or Markdown docs")
-        print(build(args.site, args.out, args.base).summary())
+        if not (args.version in ("current", "next", "all") or args.version.startswith("/")):
+            raise WidgetError(
+                f"--version {args.version}: expected current, next, all or a path prefix"
+            )
+        print(build(args.site, args.out, args.base, args.version).summary())
         return 0
     except WidgetError as err:
         print(f"build.py: error: {err}", file=sys.stderr)

@@ -8,16 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from builder.extract import extract_sections, extract_site
+from builder.extract import extract_site
+from builder.page_sections import read_page
+from widget.core.docs_index import Section
 from widget.core.errors import DocsIndexError
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 EXPECTED = json.loads((SITES / "expected_sections.json").read_text(encoding="utf-8"))
 
 
+def extract_sections(address: str, html: str) -> list[Section]:
+    return read_page(address, html).sections
+
+
 def _rows(root: Path) -> list[list[object]]:
     return [
-        [s.address, s.page_title, s.title, list(s.breadcrumb), s.text] for s in extract_site(root)
+        [s.address, s.page_title, s.title, list(s.breadcrumb), s.text]
+        for s in extract_site(root).sections
     ]
 
 
@@ -135,7 +142,7 @@ def test_undecodable_page_names_the_file(tmp_path: Path) -> None:
 def test_declared_charset_is_honoured(tmp_path: Path) -> None:
     """A legacy page decodes with the charset its <meta> declares."""
     (tmp_path / "old.html").write_bytes(b'<meta charset="latin-1"><h1>Caf\xe9</h1>')
-    assert extract_site(tmp_path)[0].title == "Café"
+    assert extract_site(tmp_path).sections[0].title == "Café"
 
 
 def test_output_folder_is_excluded_and_order_is_deterministic(tmp_path: Path) -> None:
@@ -143,15 +150,15 @@ def test_output_folder_is_excluded_and_order_is_deterministic(tmp_path: Path) ->
     for name in ("b.html", "a/z.html", "a.html", "docs-panel/panel.html"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(f"<h1>{name}</h1>")
-    first = extract_site(tmp_path, exclude=tmp_path / "docs-panel")
+    first = extract_site(tmp_path, exclude=tmp_path / "docs-panel").sections
     assert [s.address for s in first] == ["/a.html", "/a/z.html", "/b.html"]
-    assert extract_site(tmp_path, exclude=tmp_path / "docs-panel") == first
+    assert extract_site(tmp_path, exclude=tmp_path / "docs-panel").sections == first
 
 
 def test_links_count_the_other_pages_that_link_to_each_section() -> None:
     """A link counts for the section holding its target id, once per linking page;
     a page's links to itself and links off the site do not count."""
-    links = {s.address: s.links for s in extract_site(SITES / "sphinx")}
+    links = {s.address: s.links for s in extract_site(SITES / "sphinx").sections}
     assert links["/library/json.html#json.dumps"] == 1  # from index.html, not from json.html
     assert links["/library/json.html"] == 1  # via an id inside the page top
     assert sum(links.values()) == 2
@@ -166,7 +173,7 @@ def test_links_resolve_relative_folder_and_markdown_targets(tmp_path: Path) -> N
         "<h1>Other</h1><p><a href='guide/index.html'>a</a> <a href='./guide/'>b</a>"
         " <a href='setup.html#install'>c</a> <a href='mailto:x@example.org'>d</a></p>"
     )
-    links = {s.address: s.links for s in extract_site(tmp_path)}
+    links = {s.address: s.links for s in extract_site(tmp_path).sections}
     assert links == {
         "/guide/index.html": 2,
         "/other.html": 0,
@@ -178,7 +185,9 @@ def test_links_resolve_relative_folder_and_markdown_targets(tmp_path: Path) -> N
 def test_general_index_entries_become_keywords_of_the_sections_they_point_into() -> None:
     """Sphinx's genindex: an entry's words (qualifiers dropped, nested under their
     parent entry) go to the section holding each target; unknown targets are dropped."""
-    keywords = {s.address: s.keywords for s in extract_site(SITES / "sphinx") if s.keywords}
+    keywords = {
+        s.address: s.keywords for s in extract_site(SITES / "sphinx").sections if s.keywords
+    }
     assert keywords == {
         "/library/json.html": ("module json",),
         "/library/json.html#basic-usage": ("serialize to a JSON string",),
@@ -201,6 +210,6 @@ def test_redirect_stubs_and_noindex_pages_have_no_sections(head: str) -> None:
 
 def test_a_redirect_stub_in_a_site_is_skipped() -> None:
     """MkDocs' stubs for moved pages are not pages of the site."""
-    pages = {s.page for s in extract_site(SITES / "mkdocs")}
+    pages = {s.page for s in extract_site(SITES / "mkdocs").sections}
     assert "/old/install.html" not in pages
     assert "/guide/install.html" in pages

@@ -170,7 +170,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 5
+    assert payload["format"] == 6
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]

@@ -190,16 +190,20 @@ def plan_answer(
     scope_id: str | None,
     quote: str = "",
     previous: Conversation | None = None,
+    language: str = "",
 ) -> Plan | NeedParts:
     """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up;
-    or, on a split index, the parts to add first (postings, then the hits' texts)."""
+    or, on a split index, the parts to add first (postings, then the hits' texts).
+    ``language``: the reader's page's; answers come from pages in it (``DocsIndex.search``)."""
     query = _query(question, quote)
     prefix = scope_prefix(config, scope_id)
     primed = [source.address for source in _primed_sources(previous)]
-    needed = index.parts_needed(query, prefix=prefix, limit=MAX_RESULTS, addresses=primed)
+    needed = index.parts_needed(
+        query, prefix=prefix, limit=MAX_RESULTS, language=language, addresses=primed
+    )
     if needed:
         return NeedParts(tuple(needed))
-    hits = tuple(index.search(query, prefix=prefix, limit=MAX_RESULTS))
+    hits = tuple(index.search(query, prefix=prefix, limit=MAX_RESULTS, language=language))
     context = [hit.section for hit in hits[:CONTEXT_SECTIONS]]
     for section in primed_sections(index, previous):
         if section not in context:

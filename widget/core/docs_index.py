@@ -39,11 +39,15 @@ Ranking, all of it general (nothing knows a particular site or question):
 - Each page's best section comes first; a page's other sections follow the
   best sections of all the other matching pages.
 
-Payload layout (``"format": 5``): columns, not rows, so that loading a large
+Payload layout (``"format": 6``): columns, not rows, so that loading a large
 index builds a few dozen Python objects per column instead of one per cell
 (numbers are packed into strings, see ``packed``):
 
-- ``pages``: ``{"path": [...], "title": [...]}``, lists of strings.
+- ``pages``: ``{"path": [...], "title": [...]}``, lists of strings, and packed:
+  ``language`` (each page's, a number into the payload's ``languages``, whose
+  first is the site's main language), ``translation`` (the number of the
+  main-language page each page translates, its own if none) and ``notes`` (1
+  for release notes, ``index_build.release_notes``).
 - ``sections``: ``{"page", "title_terms", "links"}`` packed, and ``{"anchor",
   "title", "breadcrumb", "text"}`` as lists of strings (a breadcrumb's titles
   joined by a tab); ``text`` is capped at ``index_build.TEXT_LIMIT``
@@ -78,7 +82,6 @@ from __future__ import annotations
 
 import gc
 import math
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -86,12 +89,13 @@ from itertools import accumulate, compress, repeat
 from operator import add, and_, gt, mul, neg
 from typing import Any
 
+from widget.core.addresses import same_language
 from widget.core.errors import DocsIndexError
 from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
 
-FORMAT = 5
+FORMAT = 6
 #: idf is raised to this power: a rare word still counts most, but one rare
 #: word of the question that the answer does not use cannot sink it alone.
 IDF_POWER = 0.75
@@ -119,14 +123,11 @@ COMMON_SHARE = 0.2
 COMMON_LEAST = 500
 #: How much a docs word found for a reader's word (an alias) counts, relative to it.
 ALIAS_WEIGHT = 0.7
-#: Release notes and changelogs mention everything once and rarely answer a
-#: question, so their sections score this fraction of what they would, unless
-#: the question is about changes (has a term of ``CHANGE_TERMS``).
+#: Release notes and changelogs (``pages.notes``, see ``index_build.release_notes``)
+#: mention everything once and rarely answer a question, so their sections score
+#: this fraction of what they would, unless the question is about changes (has a
+#: term of ``CHANGE_TERMS``).
 CHANGELOG_PRIOR = 0.75
-CHANGELOG = re.compile(
-    r"(?:^|/)(?:whats-?new|changelog|changes|release-?notes|releases|news)(?:/|[.-]|$)",
-    re.IGNORECASE,
-)
 CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed added version"))
 #: Sections no other page links to score ``1 - LINK_WEIGHT`` of what they would;
 #: the most linked-to section keeps its full score (see ``Section.links``).
@@ -159,6 +160,7 @@ class Section:
     breadcrumb: tuple[str, ...] = ()
     links: int = 0
     keywords: tuple[str, ...] = ()
+    language: str = ""
 
     @property
     def page(self) -> str:
@@ -205,7 +207,18 @@ def load_index(payload: object) -> DocsIndex:
     if not (isinstance(version, str) and version):
         raise DocsIndexError(f"index.json has no version; {_REBUILD}")
     text_starts, term_starts, files = _parts(payload)
-    pages = _table(payload, "pages", strings=("path", "title"), packed=())
+    pages = _table(
+        payload, "pages", strings=("path", "title"), packed=("language", "translation", "notes")
+    )
+    languages = payload.get("languages")
+    if not (
+        isinstance(languages, list)
+        and languages
+        and set(map(type, languages)) <= {str}
+        and max(pages["language"], default=0) < len(languages)
+        and max(pages["translation"], default=0) < len(pages["path"])
+    ):
+        raise DocsIndexError(f"index.json: 'languages' does not fit the pages; {_REBUILD}")
     sections = _table(
         payload,
         "sections",
@@ -225,7 +238,7 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    page_prior = [CHANGELOG_PRIOR if CHANGELOG.search(path) else 1.0 for path in paths]
+    page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
     link_prior = _link_priors(sections["links"])
     index = DocsIndex(
         version=version,
@@ -239,6 +252,9 @@ def load_index(payload: object) -> DocsIndex:
         _prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
         _postings=postings,
         _page_share=_page_share(len(paths)),
+        _languages=languages,
+        _page_language=pages["language"],
+        _translation=pages["translation"],
         _text_starts=text_starts,
         _term_starts=term_starts,
         _files=files,
@@ -388,6 +404,9 @@ class DocsIndex:
     _prior: list[float] = field(repr=False)  # per section, the same times its page's prior
     _postings: dict[str, str] = field(repr=False)
     _page_share: float = field(repr=False)  # see PAGE_SHARES
+    _languages: list[str] = field(repr=False)  # the main one first
+    _page_language: list[int] = field(repr=False)  # per page, a number into _languages
+    _translation: list[int] = field(repr=False)  # per page, its main-language copy's number
     # A split payload's parts (empty in one piece): see the module doc.
     _text_starts: list[int] = field(repr=False)
     _term_starts: list[str] = field(repr=False)
@@ -395,7 +414,10 @@ class DocsIndex:
     _added: set[str] = field(default_factory=set, repr=False)
     # The last search's ranking, by its arguments: parts_needed ranks to know which
     # texts the hits need, and the search that follows does not rank again.
-    _last: dict[tuple[str, str | None, int], _Ranking] = field(default_factory=dict, repr=False)
+    _last: dict[tuple[str, str | None, int, str], _Ranking] = field(
+        default_factory=dict, repr=False
+    )
+    _visible: dict[str, frozenset[int] | None] = field(default_factory=dict, repr=False)
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it (on a
@@ -423,6 +445,7 @@ class DocsIndex:
         *,
         prefix: str | None = None,
         limit: int = 8,
+        language: str = "",
         addresses: Iterable[str] = (),
     ) -> list[str]:
         """The parts to add before ``search(query, prefix=…, limit=…)`` and ``lookup`` of
@@ -431,7 +454,7 @@ class DocsIndex:
         missing = self._missing_terms(query)
         if missing or not self._text_starts:
             return missing
-        numbers = [number for _, number in self._ranking(query, prefix, limit).hits]
+        numbers = [number for _, number in self._ranking(query, prefix, limit, language).hits]
         keys = {f"text-{bisect_right(self._text_starts, n) - 1}" for n in numbers}
         keys.update(key for address in addresses for key in self._page_parts(address))
         return sorted(keys - self._added)
@@ -515,17 +538,23 @@ class DocsIndex:
             text=text,
             breadcrumb=tuple(crumbs.split(CRUMB)) if crumbs else (),
             links=columns["links"][number],
+            language=self._languages[self._page_language[self._page_of[number]]],
         )
 
-    def search(self, query: str, *, prefix: str | None = None, limit: int = 8) -> list[Hit]:
+    def search(
+        self, query: str, *, prefix: str | None = None, limit: int = 8, language: str = ""
+    ) -> list[Hit]:
         """The ``limit`` best sections for ``query``: each matching page's best
         section by score, then the pages' further sections (so the first hit
         has the top score, and a few results span several pages).
 
         Only sections whose address starts with ``prefix`` when given (a scope
-        such as ``/api/``). A query of only stopwords finds nothing.
+        such as ``/api/``). On a site in several languages, only the pages a reader
+        of ``language`` (a BCP 47 tag; "" for the main language) reads: those in
+        it, and the main language's pages it has no translation of. A query of
+        only stopwords finds nothing.
         """
-        ranking = self._ranking(query, prefix, limit)
+        ranking = self._ranking(query, prefix, limit, language)
         hits = []
         for value, number in ranking.hits:
             section = self._section(number)
@@ -533,9 +562,9 @@ class DocsIndex:
             hits.append(Hit(section, score, snippet(section.text, ranking.weights)))
         return hits
 
-    def _ranking(self, query: str, prefix: str | None, limit: int) -> _Ranking:
+    def _ranking(self, query: str, prefix: str | None, limit: int, language: str) -> _Ranking:
         """``search``'s hits, before their sections are made (see ``_last``)."""
-        key = (query, prefix, limit)
+        key = (query, prefix, limit, language)
         if key in self._last:
             return self._last[key]
         if self._missing_terms(query):
@@ -548,7 +577,9 @@ class DocsIndex:
             for question_term in sorted(asked, key=lambda term: self._count(term.term)):
                 ranking.best_possible += self._add_term(question_term, tally, ranking.weights)
             about_changes = not CHANGE_TERMS.isdisjoint(term.term for term in asked)
-            ranked = self._rank(tally, ranking.best_possible, prefix, about_changes)
+            ranked = self._rank(
+                tally, ranking.best_possible, prefix, self._pages_for(language), about_changes
+            )
             ranking.hits = self._crowded(ranked, limit)
         self._last.clear()
         self._last[key] = ranking
@@ -623,7 +654,12 @@ class DocsIndex:
         )
 
     def _rank(
-        self, tally: _Tally, best_possible: float, prefix: str | None, about_changes: bool
+        self,
+        tally: _Tally,
+        best_possible: float,
+        prefix: str | None,
+        pages_shown: frozenset[int] | None,
+        about_changes: bool,
     ) -> list[tuple[float, int]]:
         """``(-score, section)`` of every match, best first; scores at most ``best_possible``.
 
@@ -658,9 +694,27 @@ class DocsIndex:
         if prefix is not None:  # a scope is a path prefix: "/api/"
             paths, page_of = self._page_paths, self._page_of
             scores = {n: s for n, s in scores.items() if paths[page_of[n]].startswith(prefix)}
+        if pages_shown is not None:
+            scores = {n: s for n, s in scores.items() if page_of[n] in pages_shown}
         # Ties go to the section that comes first in the site. Sorting negated
         # scores needs no key function: thousands of candidates sort in C.
         return sorted(zip(map(neg, scores.values()), scores, strict=True))
+
+    def _pages_for(self, language: str) -> frozenset[int] | None:
+        """The pages a reader of ``language`` is shown (see ``search``); None for all."""
+        if len(self._languages) < 2:
+            return None
+        if language not in self._visible:
+            wanted = {n for n, name in enumerate(self._languages) if same_language(language, name)}
+            wanted = wanted or {0}
+            own = self._page_language
+            translated = {self._translation[page] for page, n in enumerate(own) if n in wanted}
+            self._visible[language] = frozenset(
+                page
+                for page, n in enumerate(own)
+                if n in wanted or (n == 0 and page not in translated)
+            )
+        return self._visible[language]
 
     def _crowded(self, ranked: list[tuple[float, int]], limit: int) -> list[tuple[float, int]]:
         """``(score, section)`` of the first ``limit`` of ``ranked`` (as ``_rank`` gives

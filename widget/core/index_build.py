@@ -13,12 +13,25 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from widget.core.addresses import translation_key
 from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
 from widget.core.packed import SEPARATOR, pack
 from widget.core.text import terms
+
+#: Release notes and changelogs, wherever a site keeps them: by their path, or a
+#: blog post (or news item) whose address or title names a version ("Prettier 3.1:
+#: …" at ``/blog/2023/11/13/3.1.0/``). The ranking counts them for less.
+RELEASE_NOTES = re.compile(
+    r"(?:^|/)(?:whats-?new|changelog|changes|release-?notes|releases|news)(?:/|[.-]|$)",
+    re.IGNORECASE,
+)
+_POSTS = re.compile(r"(?:^|/)(?:blog|posts?|news)/", re.IGNORECASE)
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 
 #: Characters of a section's text kept in the payload (for snippets and prompts).
 TEXT_LIMIT = 600
@@ -46,8 +59,9 @@ PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
 LENGTH_POWER = 0.5
 
 
-def build_index(sections: Iterable[Section]) -> dict[str, object]:
-    """The ``index.json`` payload for ``sections`` (same input, same output)."""
+def build_index(sections: Iterable[Section], main_language: str = "") -> dict[str, object]:
+    """The ``index.json`` payload for ``sections`` (same input, same output); a page
+    that does not say its language is in ``main_language`` (default: the most pages')."""
     sections = list(sections)
     order: dict[str, int] = {}
     for section in sections:
@@ -55,12 +69,14 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
     sections.sort(key=lambda section: order[section.page])  # a page's sections together
     page_numbers: dict[str, int] = {}
     page_titles: list[str] = []
+    page_languages: list[str] = []
     page_of: list[int] = []
     fields = [_section_fields(section) for section in sections]
     for section in sections:
         page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
         if len(page_titles) < len(page_numbers):
             page_titles.append(section.page_title)
+            page_languages.append(section.language)
     section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
     page_lengths = [[0, 0, 0] for _ in page_titles]
     for number, row in enumerate(fields):
@@ -92,10 +108,23 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
             for term in field_terms:
                 counts = page_tf.setdefault(term, {})
                 counts[page] = counts.get(page, 0.0) + scale
+    languages, own_language, translation = _languages(
+        list(page_numbers), page_languages, main_language
+    )
     return {
         "format": FORMAT,
         "version": _version(sections),
-        "pages": {"path": list(page_numbers), "title": page_titles},
+        "languages": languages,
+        "pages": {
+            "path": list(page_numbers),
+            "title": page_titles,
+            "language": pack(own_language),
+            "translation": pack(translation),
+            "notes": pack(
+                int(release_notes(path, title))
+                for path, title in zip(page_numbers, page_titles, strict=True)
+            ),
+        },
         "sections": {
             "page": pack(page_of),
             "anchor": [section.address.partition("#")[2] for section in sections],
@@ -117,6 +146,33 @@ def build_index(sections: Iterable[Section]) -> dict[str, object]:
             for term in sorted(section_postings)
         },
     }
+
+
+def release_notes(path: str, title: str) -> bool:
+    """Whether the page at ``path`` titled ``title`` is release notes (``RELEASE_NOTES``)."""
+    return bool(
+        RELEASE_NOTES.search(path)
+        or (_POSTS.search(path) and (_VERSION.search(path) or _VERSION.search(title)))
+    )
+
+
+def _languages(
+    paths: list[str], languages: list[str], main: str
+) -> tuple[list[str], list[int], list[int]]:
+    """The site's languages, and the pages' columns (see ``docs_index``): each page's
+    language as a number into the first (the main one first, else the most pages'; a page that
+    does not say is in it), and ``translation``: the page number of the main
+    language's copy of each page, its own where there is none."""
+    counts = Counter(language for language in languages if language)
+    ordered = sorted(counts, key=lambda language: (language != main, -counts[language], language))
+    main = ordered[0] if ordered else main
+    ordered = ordered or [main]
+    numbers = {language: n for n, language in enumerate(ordered)}
+    languages = [language or main for language in languages]
+    own = [numbers[language] for language in languages]
+    keys = [translation_key(p, language) for p, language in zip(paths, languages, strict=True)]
+    mains = {key: page for page, key in enumerate(keys) if own[page] == 0}
+    return ordered, own, [mains.get(key, page) for page, key in enumerate(keys)]
 
 
 def split_index(

@@ -66,7 +66,7 @@ _SESSION = {"session": "str"}  # this tab's value for the "conversation" key, as
 
 CALLS = {
     "start": (
-        (("config", "str"), ("index_url", "str"), ("page_url", "str")),
+        (("config", "str"), ("index_url", "str"), ("page_url", "str"), ("page_language", "str")),
         {
             "errors": "str*",
             "record": "bool",

@@ -2,7 +2,7 @@
 through ``WorkerClient.call``, checked against ``widget.core.protocol``::
 
     client = WorkerClient()
-    started = await client.start(urls, config=..., index_url=..., page_url=...)
+    started = await client.start(urls, config=..., index_url=..., page_url=..., page_language=...)
     asked = await client.call("ask", question="how do I retry?", scope="", quote="")
     asked.streaming, asked.session        # declared fields only; records nest as Messages
 

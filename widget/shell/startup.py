@@ -24,6 +24,7 @@ async def boot(panel):
             config=panel.bridge.config,
             index_url=panel.bridge.urls.index,
             page_url=window.location.href,
+            page_language=window.document.documentElement.lang or "",
         )
     except Exception as err:  # the panel must say so, not hang on a progress bar
         window.console.error("docs-panel: " + say("start_failed"), reason(err))

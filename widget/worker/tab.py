@@ -8,7 +8,7 @@ passes stored strings in. Whether an answer is under way, stopping or how it
 ended is the shell's lifecycle (``widget.core.lifecycle``); the worker keeps only
 this tab's conversation and the stream it was told to start::
 
-    tab = await Tab.start(config_json, index_url, page_url)
+    tab = await Tab.start(config_json, index_url, page_url, page_language)
     tab.ask("how do I retry a job", "", "")      # {"streaming": True, ...}
     await tab.pull()                             # until "ended"
     tab.finish("done")                           # the turn, kept in the conversation
@@ -91,8 +91,11 @@ async def _fetch_json(url: str) -> object:
 class Tab:
     """This tab's config, index and conversation, and the answer streaming in it."""
 
-    def __init__(self, config: Config, index: DocsIndex, page_url: str, index_url: str) -> None:
+    def __init__(
+        self, config: Config, index: DocsIndex, page_url: str, index_url: str, language: str = ""
+    ) -> None:
         page = urlsplit(page_url)
+        self.language = language  # the page's <html lang>: answers come from pages in it
         self.config = config
         self.index = index
         self.index_url = index_url  # a split index's parts lie beside it
@@ -108,11 +111,13 @@ class Tab:
         self.retrieved: dict[str, tuple[str, ...]] = {}
 
     @staticmethod
-    async def start(config: str, index_url: str, page_url: str) -> tuple[Tab, Reply]:
+    async def start(
+        config: str, index_url: str, page_url: str, page_language: str
+    ) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
         index = load_index(await _fetch_json(index_url))
-        tab = Tab(parsed.config, index, page_url, index_url)
+        tab = Tab(parsed.config, index, page_url, index_url, page_language)
         return tab, {
             "errors": list(parsed.errors),
             "record": parsed.config.history.enabled,
@@ -220,6 +225,7 @@ class Tab:
             scope_id=scope or None,
             quote=quote_passage(quote),
             previous=self.conversation,
+            language=self.language,
         )
 
     def _asked(self, plan: Plan, turn: object, in_flight: str | None) -> Reply:

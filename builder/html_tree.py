@@ -1,0 +1,115 @@
+"""Built HTML as a small tree: parsed once, read and rewritten by the extractor's rules.
+
+The parser is stdlib ``html.parser`` with the few implied end tags that keep
+broken pages sane (an unclosed heading ends at the next block); it never
+raises on bad markup.
+
+    >>> root = parse("<main><h2 class='x y'>Hi<p>there</main>")
+    >>> [(e.tag, e.classes) for e in descendants(root)][1:]
+    [('main', []), ('h2', ['x', 'y']), ('p', [])]
+    >>> text_of(root)
+    'Hithere'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from html.parser import HTMLParser
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())  # noqa: SIM905
+BLOCKS = HEADINGS | frozenset(
+    """address article aside blockquote br caption dd details dialog div dl dt fieldset
+    figcaption figure footer header hr li main nav ol p pre section summary table tbody
+    tfoot thead tr ul""".split()  # noqa: SIM905
+)
+_CELL_ENDS = frozenset({"td", "th", "tr", "tbody", "thead", "tfoot"})
+# Start tags that end an element left open: the implied end tags of HTML that
+# matter for text, plus "a block ends an unclosed heading" so one missing </h2>
+# cannot swallow the rest of the page into a title.
+_ENDED_BY = {
+    "p": BLOCKS,
+    **dict.fromkeys(HEADINGS, BLOCKS),
+    "li": frozenset({"li"}),
+    "dt": frozenset({"dt", "dd"}),
+    "dd": frozenset({"dt", "dd"}),
+    "td": _CELL_ENDS,
+    "th": _CELL_ENDS,
+    "tr": _CELL_ENDS - {"td", "th"},
+    "option": frozenset({"option", "optgroup"}),
+}
+
+
+class Element:
+    """A node of the parse tree (mutable: the extractor's rules rewrite tab sets)."""
+
+    __slots__ = ("attrs", "children", "tag")
+
+    def __init__(self, tag: str, attrs: dict[str, str]) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list[Element | str] = []
+
+    @property
+    def classes(self) -> list[str]:
+        return self.attrs.get("class", "").split()
+
+    def __repr__(self) -> str:
+        return f"<{self.tag} {self.attrs}>"
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self._open = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        while len(self._open) > 1 and tag in _ENDED_BY.get(self._open[-1].tag, ()):
+            self._open.pop()
+        element = Element(tag, {name: value or "" for name, value in attrs})
+        self._open[-1].children.append(element)
+        if tag not in VOID:
+            self._open.append(element)
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self._open) - 1, 0, -1):
+            if self._open[depth].tag == tag:
+                del self._open[depth:]
+                return  # an end tag with nothing open to end is ignored, as browsers do
+
+    def handle_data(self, data: str) -> None:
+        self._open[-1].children.append(data)
+
+
+def parse(html: str) -> Element:
+    """The tree of ``html`` under a ``#document`` root."""
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def descendants(root: Element) -> Iterator[Element]:
+    """Elements under ``root`` (itself first) in document order (iterative: deep
+    broken pages are fine)."""
+    stack = [root]
+    while stack:
+        element = stack.pop()
+        yield element
+        stack.extend(child for child in reversed(element.children) if isinstance(child, Element))
+
+
+def texts(element: Element) -> Iterator[str]:
+    """The text nodes under ``element``, in order."""
+    stack: list[Element | str] = [element]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            yield node
+        else:
+            stack.extend(reversed(node.children))
+
+
+def text_of(element: Element) -> str:
+    return "".join(texts(element))
