@@ -47,6 +47,7 @@ SKIPPED_FOLDERS = frozenset({"_static", "_sources", "_images", "_downloads"})
 DUPLICATE_LEAST = 40
 #: How many of the lines that repeat on most pages the report lists.
 REPEATED_LINES = 10
+_WORDS = re.compile(r"[^\W\d_]{3,}.*[^\W\d_]{3,}")  # two words of three letters
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
 
 
@@ -227,12 +228,12 @@ def _without_duplicates(sections: list[Section], main: str) -> list[Section]:
 
 
 def _repeated_lines(sections: Iterable[Section]) -> list[tuple[int, str]]:
-    """The lines of text found on the most pages (at least three, and a tenth of them)."""
+    """The lines of words found on the most pages (at least three, and a tenth of them)."""
     pages: dict[str, set[str]] = {}
     for section in sections:
         for line in section.text.split("\n"):
             line = line.strip()
-            if line:
+            if _WORDS.search(line):  # not code's "}" or ");"
                 pages.setdefault(line, set()).add(section.page)
     total = len({section.page for section in sections})
     counts = sorted(((len(on), line) for line, on in pages.items()), key=lambda c: (-c[0], c[1]))

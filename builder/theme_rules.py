@@ -182,12 +182,17 @@ def class_words(name: str) -> tuple[str, ...]:
     return tuple(word.lower() for word in _WORD.findall(_CSS_MODULE_HASH.sub("", name)))
 
 
+#: On a link, only these runs mark it chrome: a link's text is the heading or term
+#: it wraps (Sphinx wraps FAQ headings in ``a.toc-backref``).
+_LINK_WORDS = tuple(run for run in GENERAL_CLASS_WORDS if run[0] in ("skip", "edit", "editlink"))
+
+
 @cache
-def _general_chrome_class(name: str) -> bool:
+def _general_chrome_class(name: str, link: bool = False) -> bool:
     words = class_words(name)
     return any(
         words[start : start + len(run)] == run
-        for run in GENERAL_CLASS_WORDS
+        for run in (_LINK_WORDS if link else GENERAL_CLASS_WORDS)
         for start in range(len(words) - len(run) + 1)
     )
 
@@ -209,7 +214,7 @@ def is_chrome(element: Element, *, in_sectioning: bool) -> bool:
         or attrs.get("aria-hidden") == "true"
         or not _THEME_CLASSES.isdisjoint(classes)
         or any(matches(element) for matches in _OTHER_MATCHERS)
-        or any(map(_general_chrome_class, classes))
+        or any(_general_chrome_class(name, element.tag == "a") for name in classes)
     )
 
 

@@ -374,3 +374,33 @@ def test_packed_numbers_round_trip(numbers: list[int]) -> None:
 def test_the_pages_share_grows_with_the_site(pages: int, share: float) -> None:
     """A page's evidence counts more on a large site, within PAGE_SHARES."""
     assert _page_share(pages) == pytest.approx(share, abs=0.001)
+
+
+def test_a_reader_gets_pages_in_their_language_else_the_main_ones() -> None:
+    """A French reader gets the French page where there is one, the English page where
+    there is none, and never another language's; an English reader only English pages."""
+    sections = [
+        Section("/guide/retry.html", "Retry", "Retry", "Jobs retry five times.", language="en"),
+        Section("/fr/guide/retry.html", "Retry", "Retry", "Jobs retry cinq fois.", language="fr"),
+        Section("/zh/guide/retry.html", "Retry", "Retry", "Jobs retry 五次.", language="zh"),
+        Section("/guide/queues.html", "Queues", "Queues", "Jobs wait in queues.", language="en"),
+    ]
+    index = load_index(json.loads(json.dumps(build_index(sections, "en"))))
+
+    def pages(language: str) -> set[str]:
+        return {hit.section.page for hit in index.search("jobs", language=language)}
+
+    assert pages("fr-CA") == {"/fr/guide/retry.html", "/guide/queues.html"}
+    assert pages("en") == pages("") == pages("de") == {"/guide/retry.html", "/guide/queues.html"}
+    assert pages("zh-hans") == {"/zh/guide/retry.html", "/guide/queues.html"}
+    assert index.lookup("/fr/guide/retry.html").language == "fr"  # type: ignore[union-attr]
+
+
+def test_release_notes_are_known_by_path_or_a_versioned_post() -> None:
+    from widget.core.index_build import release_notes
+
+    assert release_notes("/blog/2023/11/13/3.1.0/index.html", "Prettier 3.1: ternaries")
+    assert release_notes("/posts/launch.html", "Lumen 2.1.0 is out")
+    assert release_notes("/whatsnew/3.12.html", "What's New In Python 3.12")
+    assert not release_notes("/blog/2023/rationale/index.html", "Why we format")
+    assert not release_notes("/guide/install.html", "Install 2.0 on Windows")
