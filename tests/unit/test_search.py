@@ -404,3 +404,12 @@ def test_release_notes_are_known_by_path_or_a_versioned_post() -> None:
     assert release_notes("/whatsnew/3.12.html", "What's New In Python 3.12")
     assert not release_notes("/blog/2023/rationale/index.html", "Why we format")
     assert not release_notes("/guide/install.html", "Install 2.0 on Windows")
+
+
+def test_a_page_is_known_however_the_site_spells_its_address() -> None:
+    """A link to /docs/install or /docs/install/ in a restored answer stays a link when
+    the index has /docs/install/index.html; a page the index lacks does not."""
+    index = load_index(build_index([Section("/docs/install/index.html", "I", "I", "Install.")]))
+    assert index.has_page("/docs/install/index.html")
+    assert index.has_page("/docs/install") and index.has_page("/docs/install/")
+    assert not index.has_page("/docs/upgrade/") and not index.has_page("/docs")

@@ -89,7 +89,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, and_, gt, mul, neg
 from typing import Any
 
-from widget.core.addresses import same_language
+from widget.core.addresses import page_key, same_language
 from widget.core.errors import DocsIndexError
 from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
@@ -418,6 +418,7 @@ class DocsIndex:
         default_factory=dict, repr=False
     )
     _visible: dict[str, frozenset[int] | None] = field(default_factory=dict, repr=False)
+    _page_keys: set[str] = field(default_factory=set, repr=False)  # made on first need
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it (on a
@@ -428,8 +429,13 @@ class DocsIndex:
         return None if number is None else self._section(number)
 
     def has_page(self, path: str) -> bool:
-        """Whether the page ``path`` (an address without anchor) is in the index."""
-        return path in self._page_numbers
+        """Whether the page ``path`` (an address without anchor) is in the index, however
+        the site spells it (``/docs/install``, ``/docs/install/``, ``…/index.html``)."""
+        if path in self._page_numbers or "#" in path:
+            return path in self._page_numbers
+        if not self._page_keys:
+            self._page_keys.update(map(page_key, self._page_paths))
+        return page_key(path) in self._page_keys
 
     def __len__(self) -> int:
         return len(self._page_of)
