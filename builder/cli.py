@@ -3,6 +3,8 @@
     python build.py --site path/to/built/html        # → path/to/built/html/docs-panel/
     python build.py --site docs/ --out public/docs-panel --base /
     python build.py --site build/ --version next     # index the unreleased docs
+    python build.py --site build/ --embeddings http://127.0.0.1:8080/v1/embeddings \
+        --embeddings-model all-MiniLM-L6-v2          # hybrid retrieval
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
     python build.py serve --plain                    # a host that compresses nothing
@@ -28,12 +30,19 @@ from pathlib import Path
 from builder.bundle import ROOT, bundle_files, with_gzip_twins
 from builder.demo_answers import demo_reply
 from builder.demo_site import render_site
+from builder.embeddings import (
+    DEFAULT_CACHE,
+    EmbeddingsClient,
+    EmbeddingsError,
+    VectorCache,
+    embed_sections,
+)
 from builder.extract import SiteReport, extract_site
 from builder.publish import publish
 from builder.serve import CHAT_PATH, make_server
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
-from widget.core.index_build import build_index
+from widget.core.index_build import Embedded, build_index
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"
@@ -65,6 +74,7 @@ class BuildReport:
     total_bytes: int
     seconds: float
     site: SiteReport | None = None
+    embedded: str = ""  # the embeddings model and dimension, if any
 
     def summary(self) -> str:
         """What was built, then what the site's pages gave (``SiteReport.lines``)."""
@@ -74,6 +84,8 @@ class BuildReport:
             f"{self.seconds:.1f} s)"
         )
         lines = self.site.lines()[1:] if self.site else []
+        if self.embedded:
+            lines.insert(0, f"section vectors: {self.embedded} (hybrid retrieval)")
         return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
@@ -83,14 +95,29 @@ def rebase(sections: Sequence[Section], base: str) -> list[Section]:
     return [dataclasses.replace(s, address=prefix + s.address) for s in sections]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Embedding:
+    """``build.py --embeddings``: where and with which model to embed the sections."""
+
+    url: str
+    model: str
+    cache: Path = DEFAULT_CACHE / "embeddings.sqlite3"
+    optional: bool = False  # a failing server builds a lexical-only index instead
+
+
 def build(
-    site: Path, out: Path | None = None, base: str = "/", version: str = "current"
+    site: Path,
+    out: Path | None = None,
+    base: str = "/",
+    version: str = "current",
+    embedding: Embedding | None = None,
 ) -> BuildReport:
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
     sections = rebase(extracted.sections, base)
-    files = bundle_files(build_index(sections, extracted.report.main_language))
+    vectors = _vectors(sections, embedding) if embedding else None
+    files = bundle_files(build_index(sections, extracted.report.main_language, vectors))
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
@@ -102,7 +129,24 @@ def build(
         total_bytes=sum(len(data) for data in files.values()),
         seconds=time.perf_counter() - started,
         site=extracted.report,
+        embedded=f"{vectors.model}, {vectors.dimension} dimensions" if vectors else "",
     )
+
+
+def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
+    """The sections' vectors from ``embedding``'s server; None when it fails and
+    ``optional`` allows a lexical-only build (said on stderr)."""
+    cache = VectorCache(embedding.cache)
+    try:
+        made = embed_sections(sections, EmbeddingsClient(embedding.url, embedding.model), cache)
+    except EmbeddingsError as err:
+        if not embedding.optional:
+            raise
+        print(f"build.py: warning: {err}; building a lexical-only index", file=sys.stderr)
+        return None
+    finally:
+        cache.close()
+    return Embedded(made.model, made.dimension, made.codes)
 
 
 def build_demo(
@@ -159,6 +203,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "stable, latest, the highest number), 'next' (the unreleased docs), 'all', or the "
         "path prefix of one version (/docs/2.0/)",
     )
+    parser.add_argument(
+        "--embeddings",
+        metavar="URL",
+        help="an OpenAI-compatible /v1/embeddings URL to embed every section with, for "
+        "hybrid retrieval (API key, if any, in $DOCS_PANEL_EMBEDDINGS_KEY)",
+    )
+    parser.add_argument("--embeddings-model", metavar="NAME", help="the model to ask for")
+    parser.add_argument(
+        "--embeddings-cache",
+        type=Path,
+        default=DEFAULT_CACHE / "embeddings.sqlite3",
+        help="vectors already made, by model and text (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--embeddings-optional",
+        action="store_true",
+        help="if the embeddings server fails, build a lexical-only index (and say so)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
     parser.add_argument(
@@ -187,7 +249,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise WidgetError(
                 f"--version {args.version}: expected current, next, all or a path prefix"
             )
-        print(build(args.site, args.out, args.base, args.version).summary())
+        embedding = None
+        if args.embeddings:
+            if not args.embeddings.startswith(("http://", "https://")):
+                raise WidgetError(f"--embeddings {args.embeddings}: expected an http(s) URL")
+            if not args.embeddings_model:
+                raise WidgetError("--embeddings needs --embeddings-model NAME")
+            embedding = Embedding(
+                args.embeddings,
+                args.embeddings_model,
+                args.embeddings_cache,
+                args.embeddings_optional,
+            )
+        print(build(args.site, args.out, args.base, args.version, embedding).summary())
         return 0
     except WidgetError as err:
         print(f"build.py: error: {err}", file=sys.stderr)

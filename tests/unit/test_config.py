@@ -24,6 +24,7 @@ from widget.core.config import (
     HISTORY_MAX_RANGE,
     MAX_SCOPES,
     Config,
+    EmbeddingsConfig,
     FeedbackConfig,
     HistoryConfig,
     ParsedConfig,
@@ -70,6 +71,7 @@ def test_defaults_match_the_design() -> None:
         "idleTimeout": 30.0,
         "shortcut": "/",
         "preload": "intent",
+        "embeddings": None,
     }
 
 
@@ -181,3 +183,23 @@ def test_never_raises(raw: object) -> None:
     parsed = parse_config(raw)
     assert parse_config(config_to_json(parsed.config)) == ParsedConfig(parsed.config, ())
     assert all(error.startswith("docsPanel") for error in parsed.errors)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "errors"),
+    [
+        (None, None, []),
+        ({"endpoint": "/v1/embeddings", "model": "m"}, EmbeddingsConfig("/v1/embeddings", "m"), []),
+        ({"endpoint": "/v1/embeddings"}, None, ["docsPanel.embeddings.model: required"]),
+        ({"endpoint": "ftp://x", "model": "m"}, None, ["docsPanel.embeddings.endpoint: expected"]),
+        (3, None, ["docsPanel.embeddings: expected null or {endpoint"]),
+    ],
+)
+def test_embeddings_need_an_endpoint_and_a_model(
+    raw: object, expected: EmbeddingsConfig | None, errors: list[str]
+) -> None:
+    """Hybrid retrieval is on only with both; anything else is lexical, with one message."""
+    parsed = parse_config({"embeddings": raw})
+    assert parsed.config.embeddings == expected
+    assert [e[: len(want)] for e, want in zip(parsed.errors, errors, strict=True)] == errors
+    assert parse_config(config_to_json(parsed.config)).config == parsed.config

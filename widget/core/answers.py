@@ -191,19 +191,34 @@ def plan_answer(
     quote: str = "",
     previous: Conversation | None = None,
     language: str = "",
+    question_vector: Sequence[float] | None = None,
 ) -> Plan | NeedParts:
     """Retrieve for ``question`` (redacted) within the scope, and prime a follow-up;
     or, on a split index, the parts to add first (postings, then the hits' texts).
-    ``language``: the reader's page's; answers come from pages in it (``DocsIndex.search``)."""
+    ``language``: the reader's page's; answers come from pages in it (``DocsIndex.search``).
+    ``question_vector``: the question embedded, for hybrid ranking (None: lexical)."""
     query = _query(question, quote)
     prefix = scope_prefix(config, scope_id)
     primed = [source.address for source in _primed_sources(previous)]
     needed = index.parts_needed(
-        query, prefix=prefix, limit=MAX_RESULTS, language=language, addresses=primed
+        query,
+        prefix=prefix,
+        limit=MAX_RESULTS,
+        language=language,
+        addresses=primed,
+        question_vector=question_vector,
     )
     if needed:
         return NeedParts(tuple(needed))
-    hits = tuple(index.search(query, prefix=prefix, limit=MAX_RESULTS, language=language))
+    hits = tuple(
+        index.search(
+            query,
+            prefix=prefix,
+            limit=MAX_RESULTS,
+            language=language,
+            question_vector=question_vector,
+        )
+    )
     context = [hit.section for hit in hits[:CONTEXT_SECTIONS]]
     for section in primed_sections(index, previous):
         if section not in context:

@@ -79,6 +79,15 @@ class FeedbackConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class EmbeddingsConfig:
+    """The site's OpenAI-compatible embeddings endpoint for hybrid retrieval: ``model``
+    must be the one ``build.py --embeddings-model`` embedded the sections with."""
+
+    endpoint: str
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The panel's settings; attribute names are the snake_case of the JSON keys."""
 
@@ -98,6 +107,8 @@ class Config:
     """Ctrl (⌘ on a Mac) plus this key opens the panel; None: no shortcut."""
     preload: Preload = "intent"
     """When embed.js starts loading the runtimes before the first click."""
+    embeddings: EmbeddingsConfig | None = None
+    """Questions are embedded here and fused with lexical ranking; None: lexical only."""
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -350,6 +361,23 @@ def _one_of(choices: object) -> _Check:
     return lambda value: value if isinstance(value, str) and value in allowed else _INVALID
 
 
+def _parse_embeddings(value: object, where: str, errors: list[str]) -> object:
+    """null, or an object with both an endpoint and a model (neither has a default)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return _INVALID
+    keys = {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK}
+    off = "hybrid retrieval is off"
+    values = _parse_keys(value, where, keys, errors, lambda _: off)
+    missing = [key for key in keys if key not in value]
+    if missing:
+        errors.append(f"{where}.{missing[0]}: required; {off}")
+    if sorted(values) != sorted(keys):
+        return None
+    return EmbeddingsConfig(**values)
+
+
 def _whole_number(bounds: tuple[int, int]) -> _Key:
     return _simple(f"a whole number from {bounds[0]} to {bounds[1]}", _whole_between(*bounds))
 
@@ -392,10 +420,12 @@ _CONFIG_KEYS: Final = {
     ),
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
     "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
+    "embeddings": _Key('null or {endpoint: "/v1/embeddings", model: "…"}', _parse_embeddings),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     Config: _CONFIG_KEYS,
     HistoryConfig: _HISTORY_KEYS,
     FeedbackConfig: _FEEDBACK_KEYS,
     Scope: _SCOPE_KEYS,
+    EmbeddingsConfig: {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK},
 }

@@ -94,6 +94,7 @@ from widget.core.errors import DocsIndexError
 from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
+from widget.core.vectors import similarity
 
 FORMAT = 6
 #: idf is raised to this power: a rare word still counts most, but one rare
@@ -132,6 +133,11 @@ CHANGE_TERMS = frozenset(terms("new changes changelog release deprecated removed
 #: Sections no other page links to score ``1 - LINK_WEIGHT`` of what they would;
 #: the most linked-to section keeps its full score (see ``Section.links``).
 LINK_WEIGHT = 0.2
+#: Hybrid retrieval (``search`` with a question vector): the best pages by words that
+#: meaning may reorder, and how much a cosine above the last candidate's counts, in
+#: units of the most a query could score (chosen on the dev sets, see bench/retrieval.py).
+DENSE_PAGES = 10
+DENSE_WEIGHT = 0.5
 #: A breadcrumb's titles are joined by this in the payload (titles never hold one).
 CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
@@ -206,7 +212,7 @@ def load_index(payload: object) -> DocsIndex:
     version = payload.get("version")
     if not (isinstance(version, str) and version):
         raise DocsIndexError(f"index.json has no version; {_REBUILD}")
-    text_starts, term_starts, files = _parts(payload)
+    text_starts, term_starts, vector_starts, files = _parts(payload)
     pages = _table(
         payload, "pages", strings=("path", "title"), packed=("language", "translation", "notes")
     )
@@ -238,6 +244,9 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
+    model, dimension, codes = _embeddings(payload, len(page_of))
+    if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
+        raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {_REBUILD}")
     page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
     link_prior = _link_priors(sections["links"])
     index = DocsIndex(
@@ -253,6 +262,10 @@ def load_index(payload: object) -> DocsIndex:
         _postings=postings,
         _page_share=_page_share(len(paths)),
         _languages=languages,
+        embedding_model=model,
+        embedding_dimension=dimension,
+        _vectors=codes,
+        _vector_starts=vector_starts,
         _page_language=pages["language"],
         _translation=pages["translation"],
         _text_starts=text_starts,
@@ -270,18 +283,27 @@ def load_index(payload: object) -> DocsIndex:
     return index
 
 
-def _parts(payload: dict[str, Any]) -> tuple[list[int], list[str], dict[str, str]]:
+def _parts(
+    payload: dict[str, Any],
+) -> tuple[list[int], list[str], list[int], dict[str, str]]:
     """A split payload's ``parts``: first sections of the text parts, first terms of the
-    term parts, and the files of both (all empty for a payload in one piece)."""
+    term parts, first sections of the vector parts, and the files of all (all empty for
+    a payload in one piece)."""
     parts = payload.get("parts", {})
+    vectors = parts.get("vectors", "") if isinstance(parts, dict) else None
+    vector_starts = unpack(vectors) if isinstance(vectors, str) else []
     text = parts.get("text", "") if isinstance(parts, dict) else None
     term_starts = parts.get("terms", []) if isinstance(parts, dict) else None
     files = parts.get("files", {}) if isinstance(parts, dict) else None
     text_starts = unpack(text) if isinstance(text, str) else []
     expected = [f"text-{n}" for n in range(len(text_starts))]
     expected += [f"terms-{n}" for n in range(len(term_starts or []))]
+    expected += [f"vectors-{n}" for n in range(len(vector_starts))]
     if (
-        not isinstance(text, str)
+        not isinstance(vectors, str)
+        or vector_starts != sorted(set(vector_starts))
+        or vector_starts[:1] not in ([], [0])
+        or not isinstance(text, str)
         or min(text_starts, default=0) < 0
         or text_starts != sorted(set(text_starts))
         or not isinstance(term_starts, list)
@@ -292,7 +314,23 @@ def _parts(payload: dict[str, Any]) -> tuple[list[int], list[str], dict[str, str
         or not set(map(type, files.values())) <= {str}
     ):
         raise DocsIndexError(f"index.json: 'parts' is malformed; {_REBUILD}")
-    return text_starts, term_starts, files
+    return text_starts, term_starts, vector_starts, files
+
+
+def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[str | None]]:
+    """The model and dimension the sections were embedded with, and their vector codes
+    (None until their part is added); ``("", 0, [])`` for a lexical-only index."""
+    embeddings = payload.get("embeddings")
+    if embeddings is None:
+        return "", 0, []
+    model = embeddings.get("model") if isinstance(embeddings, dict) else None
+    dimension = embeddings.get("dimension") if isinstance(embeddings, dict) else None
+    if not (isinstance(model, str) and model and isinstance(dimension, int) and dimension > 0):
+        raise DocsIndexError(f"index.json: 'embeddings' is malformed; {_REBUILD}")
+    codes = payload["sections"].get("vector", [None] * sections)
+    if not (isinstance(codes, list) and len(codes) == sections):
+        raise DocsIndexError(f"index.json: the section vectors do not fit; {_REBUILD}")
+    return model, dimension, codes
 
 
 def _page_share(pages: int) -> float:
@@ -346,6 +384,7 @@ class _Ranking:
     hits: list[tuple[float, int]]
     weights: dict[str, float]
     best_possible: float
+    ranked: list[tuple[float, int]]  # every match by lexical score: (-score, section)
 
 
 class _Tally:
@@ -393,6 +432,8 @@ class DocsIndex:
     """A loaded index: look sections up by address, or search them."""
 
     version: str
+    embedding_model: str  # the model the sections' vectors are from; "" for none
+    embedding_dimension: int
     _page_titles: list[str] = field(repr=False)
     _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
     # Section numbers by address, of the sections whose anchors are in (all, unless split).
@@ -405,6 +446,8 @@ class DocsIndex:
     _postings: dict[str, str] = field(repr=False)
     _page_share: float = field(repr=False)  # see PAGE_SHARES
     _languages: list[str] = field(repr=False)  # the main one first
+    _vectors: list[str | None] = field(repr=False)  # per section, its vector code if in
+    _vector_starts: list[int] = field(repr=False)  # first section of each vector part
     _page_language: list[int] = field(repr=False)  # per page, a number into _languages
     _translation: list[int] = field(repr=False)  # per page, its main-language copy's number
     # A split payload's parts (empty in one piece): see the module doc.
@@ -414,7 +457,7 @@ class DocsIndex:
     _added: set[str] = field(default_factory=set, repr=False)
     # The last search's ranking, by its arguments: parts_needed ranks to know which
     # texts the hits need, and the search that follows does not rank again.
-    _last: dict[tuple[str, str | None, int, str], _Ranking] = field(
+    _last: dict[tuple[str, str | None, int, str, tuple[float, ...] | None], _Ranking] = field(
         default_factory=dict, repr=False
     )
     _visible: dict[str, frozenset[int] | None] = field(default_factory=dict, repr=False)
@@ -453,14 +496,26 @@ class DocsIndex:
         limit: int = 8,
         language: str = "",
         addresses: Iterable[str] = (),
+        question_vector: Sequence[float] | None = None,
     ) -> list[str]:
         """The parts to add before ``search(query, prefix=…, limit=…)`` and ``lookup`` of
         each of ``addresses`` can run (none for a payload in one piece): the postings of
-        the query's terms first; once those are in, the texts of the sections found."""
+        the query's terms first; once those are in, with a ``question_vector``, the
+        vectors of the candidate pages' sections (``DENSE_PAGES``); then the texts of
+        the sections found."""
         missing = self._missing_terms(query)
         if missing or not self._text_starts:
             return missing
-        numbers = [number for _, number in self._ranking(query, prefix, limit, language).hits]
+        if question_vector is not None and self._vector_starts:
+            lexical = self._ranking(query, prefix, limit, language)
+            keys = {
+                f"vectors-{bisect_right(self._vector_starts, n) - 1}"
+                for n in self._candidates(lexical.ranked)
+            }
+            if keys - self._added:
+                return sorted(keys - self._added)
+        ranking = self._ranking(query, prefix, limit, language, question_vector)
+        numbers = [number for _, number in ranking.hits]
         keys = {f"text-{bisect_right(self._text_starts, n) - 1}" for n in numbers}
         keys.update(key for address in addresses for key in self._page_parts(address))
         return sorted(keys - self._added)
@@ -493,7 +548,16 @@ class DocsIndex:
         if key not in self._files:
             raise DocsIndexError(f"index.json has no part {key!r}; {_REBUILD}")
         n = int(number)
-        if kind == "text":
+        if kind == "vectors":
+            start, end = [*self._vector_starts, len(self)][n : n + 2]
+            if not (
+                isinstance(payload, list)
+                and len(payload) == end - start
+                and set(map(type, payload)) <= {str}
+            ):
+                raise DocsIndexError(f"index part {key} does not fit the index; {_REBUILD}")
+            self._vectors[start:end] = payload
+        elif kind == "text":
             start, end = [*self._text_starts, len(self)][n : n + 2]
             if not (
                 isinstance(payload, dict)
@@ -548,7 +612,13 @@ class DocsIndex:
         )
 
     def search(
-        self, query: str, *, prefix: str | None = None, limit: int = 8, language: str = ""
+        self,
+        query: str,
+        *,
+        prefix: str | None = None,
+        limit: int = 8,
+        language: str = "",
+        question_vector: Sequence[float] | None = None,
     ) -> list[Hit]:
         """The ``limit`` best sections for ``query``: each matching page's best
         section by score, then the pages' further sections (so the first hit
@@ -557,10 +627,12 @@ class DocsIndex:
         Only sections whose address starts with ``prefix`` when given (a scope
         such as ``/api/``). On a site in several languages, only the pages a reader
         of ``language`` (a BCP 47 tag; "" for the main language) reads: those in
-        it, and the main language's pages it has no translation of. A query of
-        only stopwords finds nothing.
+        it, and the main language's pages it has no translation of. With a
+        ``question_vector`` (the question embedded by ``embedding_model``, unit
+        length) on an index with vectors, the ``DENSE_PAGES`` best pages are ranked
+        again by meaning too (``_fused``). A query of only stopwords finds nothing.
         """
-        ranking = self._ranking(query, prefix, limit, language)
+        ranking = self._ranking(query, prefix, limit, language, question_vector)
         hits = []
         for value, number in ranking.hits:
             section = self._section(number)
@@ -568,15 +640,23 @@ class DocsIndex:
             hits.append(Hit(section, score, snippet(section.text, ranking.weights)))
         return hits
 
-    def _ranking(self, query: str, prefix: str | None, limit: int, language: str) -> _Ranking:
+    def _ranking(
+        self,
+        query: str,
+        prefix: str | None,
+        limit: int,
+        language: str,
+        question_vector: Sequence[float] | None = None,
+    ) -> _Ranking:
         """``search``'s hits, before their sections are made (see ``_last``)."""
-        key = (query, prefix, limit, language)
+        vector = None if question_vector is None else tuple(question_vector)
+        key = (query, prefix, limit, language, vector)
         if key in self._last:
             return self._last[key]
         if self._missing_terms(query):
             raise DocsIndexError("a search's term parts were not added: see parts_needed")
         asked = query_terms(query)
-        ranking = _Ranking([], {}, 0.0)
+        ranking = _Ranking([], {}, 0.0, [])
         if asked and limit > 0:
             tally = _Tally()
             # Rarest first: the terms that pick the candidates; see COMMON_SHARE.
@@ -586,6 +666,9 @@ class DocsIndex:
             ranked = self._rank(
                 tally, ranking.best_possible, prefix, self._pages_for(language), about_changes
             )
+            ranking.ranked = ranked
+            if vector is not None and self.embedding_model and ranked:
+                ranked = self._fused(ranked, vector, ranking.best_possible)
             ranking.hits = self._crowded(ranked, limit)
         self._last.clear()
         self._last[key] = ranking
@@ -705,6 +788,61 @@ class DocsIndex:
         # Ties go to the section that comes first in the site. Sorting negated
         # scores needs no key function: thousands of candidates sort in C.
         return sorted(zip(map(neg, scores.values()), scores, strict=True))
+
+    def _candidates(self, ranked: list[tuple[float, int]]) -> list[int]:
+        """The sections of the ``DENSE_PAGES`` best pages of a lexical ranking."""
+        pages: list[int] = []
+        for _, number in ranked:
+            page = self._page_of[number]
+            if page not in pages:
+                pages.append(page)
+                if len(pages) == DENSE_PAGES:
+                    break
+        return [
+            number
+            for page in pages
+            for number in range(bisect_left(self._page_of, page), bisect_right(self._page_of, page))
+        ]
+
+    def _fused(
+        self, ranked: list[tuple[float, int]], vector: Sequence[float], best_possible: float
+    ) -> list[tuple[float, int]]:
+        """``ranked`` with its ``DENSE_PAGES`` best pages ranked again by words and meaning.
+
+        A candidate page scores its best section's lexical score plus ``DENSE_WEIGHT``
+        times how far its closest section's cosine rises above the ``DENSE_PAGES``-th
+        page's (so a page only gains by meaning against the other candidates, and
+        the gain is zero where meaning does not tell them apart). That closest
+        section leads its page. Pages past the candidates keep their places below.
+        """
+        if len(vector) != self.embedding_dimension:
+            raise DocsIndexError(
+                f"the question's vector has {len(vector)} dimensions; the index's"
+                f" {self.embedding_model} has {self.embedding_dimension}"
+            )
+        numbers = self._candidates(ranked)
+        cosine = {}
+        for number in numbers:
+            code = self._vectors[number]
+            if code is None:
+                raise DocsIndexError("a section's vector part was not added: see parts_needed")
+            cosine[number] = similarity(vector, code)
+        lexical = {number: -negated for negated, number in ranked}
+        closest: dict[int, int] = {}  # page -> its section closest in meaning
+        best_lexical: dict[int, float] = {}
+        for number in numbers:
+            page = self._page_of[number]
+            if page not in closest or cosine[number] > cosine[closest[page]]:
+                closest[page] = number
+            best_lexical[page] = max(best_lexical.get(page, 0.0), lexical.get(number, 0.0))
+        floor = min(cosine[number] for number in closest.values())
+        fused = []
+        for page, number in closest.items():
+            gain = DENSE_WEIGHT * best_possible * max(0.0, cosine[number] - floor)
+            fused.append((-(best_lexical[page] + gain), number))
+        leads = set(closest.values())
+        rest = [(negated, number) for negated, number in ranked if number not in leads]
+        return sorted(fused + rest)
 
     def _pages_for(self, language: str) -> frozenset[int] | None:
         """The pages a reader of ``language`` is shown (see ``search``); None for all."""

@@ -16,11 +16,12 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from widget.core.addresses import translation_key
 from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
-from widget.core.packed import SEPARATOR, pack
+from widget.core.packed import SEPARATOR, pack, unpack
 from widget.core.text import terms
 
 #: Release notes and changelogs, wherever a site keeps them: by their path, or a
@@ -45,6 +46,9 @@ TEXT_LIMIT = 600
 #: of parts at 64 KB, 132 at 32, 70 at 16).
 SPLIT_BYTES = 512 * 1024
 PART_BYTES = 16 * 1024
+#: A split index's section vectors come in runs of whole pages of about this many
+#: bytes: a question fetches the vectors of its candidate pages only.
+VECTOR_PART_BYTES = 4 * 1024
 
 # BM25F: a term's counts in all fields, each scaled by the field's weight over
 # its length norm, add up before saturating (k1), so a term in both heading and
@@ -59,9 +63,13 @@ PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
 LENGTH_POWER = 0.5
 
 
-def build_index(sections: Iterable[Section], main_language: str = "") -> dict[str, object]:
+def build_index(
+    sections: Iterable[Section], main_language: str = "", vectors: Embedded | None = None
+) -> dict[str, object]:
     """The ``index.json`` payload for ``sections`` (same input, same output); a page
-    that does not say its language is in ``main_language`` (default: the most pages')."""
+    that does not say its language is in ``main_language`` (default: the most pages').
+    With ``vectors`` (every section's code, see ``vectors``), the payload carries them
+    and the model that made them, for hybrid retrieval."""
     sections = list(sections)
     order: dict[str, int] = {}
     for section in sections:
@@ -111,7 +119,11 @@ def build_index(sections: Iterable[Section], main_language: str = "") -> dict[st
     languages, own_language, translation = _languages(
         list(page_numbers), page_languages, main_language
     )
-    return {
+    embedded: dict[str, object] = {}
+    if vectors is not None:
+        embedded["embeddings"] = {"model": vectors.model, "dimension": vectors.dimension}
+        embedded["vector"] = [vectors.codes[section.address] for section in sections]
+    payload: dict[str, object] = {
         "format": FORMAT,
         "version": _version(sections),
         "languages": languages,
@@ -136,6 +148,7 @@ def build_index(sections: Iterable[Section], main_language: str = "") -> dict[st
             "text": [_cap(section.text) for section in sections],
             "title_terms": pack(len(row[0]) for row in fields),
             "links": pack(section.links for section in sections),
+            **({"vector": embedded.pop("vector")} if embedded else {}),
         },
         "terms": {
             term: _gaps(section_postings[term])
@@ -146,6 +159,17 @@ def build_index(sections: Iterable[Section], main_language: str = "") -> dict[st
             for term in sorted(section_postings)
         },
     }
+    return payload | embedded
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """Every section's vector code by address (``vectors.encode``), and the model and
+    dimension they share (``builder.embeddings`` makes them)."""
+
+    model: str
+    dimension: int
+    codes: Mapping[str, str]
 
 
 def release_notes(path: str, title: str) -> bool:
@@ -201,12 +225,34 @@ def split_index(
             parts[f"terms-{n}"] = {word: postings[word] for word in words[start:end]}
     else:
         term_starts = []
+    vector_starts: list[int] = []
+    if "vector" in head["sections"] and text_starts:
+        codes = head["sections"].pop("vector")
+        vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
+        for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
+            parts[f"vectors-{n}"] = codes[start:end]
     head["parts"] = {
+        **({"vectors": pack(vector_starts)} if vector_starts else {}),
         "text": pack(text_starts),
         "terms": [words[start] for start in term_starts],
         "files": {},
     }
     return head, parts
+
+
+def _page_runs(page_column: str, codes: Sequence[str], most: int) -> list[int]:
+    """Where each run of whole pages' vector codes starts, each run about ``most``
+    bytes (a page larger than that is a run of its own)."""
+    pages = unpack(page_column)
+    starts = [0]
+    total = 0
+    for number, code in enumerate(codes):
+        new_page = number and pages[number] != pages[number - 1]
+        if new_page and total >= most:
+            starts.append(number)
+            total = 0
+        total += len(code) + 3
+    return starts
 
 
 def _runs(sizes: Sequence[int], most: int, split: int) -> list[int]:

@@ -58,6 +58,7 @@ from widget.core.redact import redact_text
 from widget.core.session import adopts, read_session, session_value, stopped_turn
 from widget.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
 from widget.worker.delivery import deliver
+from widget.worker.question_vectors import question_vector
 from widget.worker.streaming import AnswerStream
 
 if TYPE_CHECKING:
@@ -77,6 +78,11 @@ class _Answer:
 
 def _now() -> int:
     return int(time.time() * 1000)
+
+
+def _needs_terms(plan: Plan | NeedParts) -> bool:
+    """Whether ``plan`` still asks for postings (the question's vector is not needed yet)."""
+    return isinstance(plan, NeedParts) and any(key.startswith("terms-") for key in plan.keys)
 
 
 async def _fetch_json(url: str) -> object:
@@ -102,6 +108,7 @@ class Tab:
         self.origin = f"{page.scheme}://{page.netloc}"
         self.endpoint = urljoin(page_url, config.endpoint)
         self.page_url = redact_text(page_url)  # as a vote report names it
+        self.page_url_raw = page_url  # what relative endpoints resolve against
         feedback = config.feedback_endpoint
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         self.conversation: Conversation | None = None
@@ -187,9 +194,18 @@ class Tab:
         if self.answer is not None:
             raise ProtocolError("ask while an answer streams: the shell finishes it first")
         asked_at = _now()
-        # A split index: first the parts with the question's postings, then those with
-        # the texts of the sections they find.
-        while isinstance(plan := self._plan(question, scope, quote), NeedParts):
+        # The question's vector (hybrid retrieval) is asked for while the first parts
+        # come; a split index needs the parts with the question's postings, then the
+        # candidate pages' vectors, then the texts of the sections found.
+        embedding = self._embedding(question, quote)
+        vector = None
+        while True:
+            plan = self._plan(question, scope, quote, vector)
+            if embedding is not None and not _needs_terms(plan):
+                vector, embedding = await embedding, None  # then plan again with it
+                continue
+            if not isinstance(plan, NeedParts):
+                break
             files = [urljoin(self.index_url, self.index.part_file(key)) for key in plan.keys]
             payloads = await asyncio.gather(*map(_fetch_json, files))
             for key, payload in zip(plan.keys, payloads, strict=True):
@@ -217,7 +233,18 @@ class Tab:
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
         return self._asked(plan, None, in_flight)
 
-    def _plan(self, question: str, scope: str, quote: str) -> Plan | NeedParts:
+    def _embedding(self, question: str, quote: str) -> asyncio.Task[list[float] | None] | None:
+        """The question's vector, being fetched (None: lexical only, as configured)."""
+        embeddings = self.config.embeddings
+        if embeddings is None:
+            return None
+        url = urljoin(self.page_url_raw, embeddings.endpoint)
+        text = redact_text(f"{question} {quote}" if quote else question)
+        return asyncio.ensure_future(question_vector(embeddings, url, text, self.index))
+
+    def _plan(
+        self, question: str, scope: str, quote: str, vector: list[float] | None = None
+    ) -> Plan | NeedParts:
         return plan_answer(
             self.index,
             self.config,
@@ -226,6 +253,7 @@ class Tab:
             quote=quote_passage(quote),
             previous=self.conversation,
             language=self.language,
+            question_vector=vector,
         )
 
     def _asked(self, plan: Plan, turn: object, in_flight: str | None) -> Reply:

@@ -1,0 +1,116 @@
+"""Hybrid retrieval: section vectors in the index, fused with lexical ranking.
+
+The model is ``tests.fake_embeddings`` (deterministic "meaning" axes), so these
+check the plumbing and the fusion's arithmetic, not a model's quality (that is
+``bench/retrieval.py --embeddings``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from builder.embeddings import embed_sections, passage
+from builder.extract import extract_site
+from tests.fake_embeddings import DIMENSION, MODEL, vector
+from widget.core.docs_index import DocsIndex, Section, load_index
+from widget.core.errors import DocsIndexError
+from widget.core.index_build import Embedded, build_index, split_index
+from widget.core.vectors import encode
+
+SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
+QUESTION = "freeze the script for two seconds"
+
+
+class FakeClient:
+    model = MODEL
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return [vector(text) for text in texts]
+
+
+class MemoryCache:
+    def __init__(self) -> None:
+        self.rows: dict[str, str] = {}
+
+    key = staticmethod(lambda model, text: f"{model}|{text}")
+
+    def get(self, keys: object) -> dict[str, str]:
+        return {key: self.rows[key] for key in keys if key in self.rows}  # type: ignore[attr-defined]
+
+    def put(self, rows: dict[str, str]) -> None:
+        self.rows.update(rows)
+
+
+def _index(sections: list[Section]) -> DocsIndex:
+    made = embed_sections(sections, FakeClient(), MemoryCache())  # type: ignore[arg-type]
+    payload = build_index(sections, "en", Embedded(made.model, made.dimension, made.codes))
+    return load_index(json.loads(json.dumps(payload)))
+
+
+def test_meaning_lifts_the_page_words_alone_rank_second() -> None:
+    """ "pause … seconds": datetime says "seconds" most, time.sleep means "pause"."""
+    sections = extract_site(SITE).sections
+    index = _index(sections)
+    lexical = [hit.section.page for hit in index.search(QUESTION)]
+    fused = [hit.section for hit in index.search(QUESTION, question_vector=vector(QUESTION))]
+    assert lexical[0] == "/datetime.html"
+    assert fused[0].address == "/time.html#time.sleep"  # the closest section leads its page
+    assert {hit.section.page for hit in index.search(QUESTION)} == {s.page for s in fused}
+
+
+def test_a_rebuild_embeds_only_what_changed(tmp_path: Path) -> None:
+    """The cache keeps every vector by model and passage: a rebuild sends only the
+    sections whose text changed."""
+    client, cache, quiet = FakeClient(), MemoryCache(), io.StringIO()
+    sections = extract_site(SITE).sections
+    first = embed_sections(sections, client, cache, progress=quiet)  # type: ignore[arg-type]
+    assert len(client.texts) == len(sections)
+    edited = [replace(sections[0], text="Suspend the thread."), *sections[1:]]
+    again = embed_sections(edited, client, cache, progress=quiet)  # type: ignore[arg-type]
+    assert client.texts[len(sections) :] == [passage(edited[0])]
+    assert again.codes[sections[1].address] == first.codes[sections[1].address]
+    assert "embedding sections 1/1 (100%)" in quiet.getvalue()
+
+
+def test_a_question_vector_of_another_dimension_is_refused() -> None:
+    index = _index(extract_site(SITE).sections)
+    with pytest.raises(DocsIndexError, match=f"has {DIMENSION}"):
+        index.search(QUESTION, question_vector=[1.0, 0.0])
+
+
+def test_a_lexical_index_has_no_trace_of_vectors() -> None:
+    """A site built without --embeddings gets the same payload as before hybrid retrieval."""
+    sections = extract_site(SITE).sections
+    payload = build_index(sections, "en")
+    assert "embeddings" not in payload and "vector" not in payload["sections"]  # type: ignore[operator]
+    index = load_index(payload)
+    assert index.embedding_model == "" and index.search(QUESTION, question_vector=[1.0] * 5)
+
+
+def test_a_split_index_fetches_vectors_of_its_candidates_then_texts() -> None:
+    """Postings first, then the vector parts of the candidate pages, then the hits' texts."""
+    sections = [
+        Section(f"/p{n}.html", f"P{n}", f"Page {n}", f"seconds {'pause ' * (n % 3)} x{n}")
+        for n in range(60)
+    ]
+    codes = {s.address: encode(vector(s.text)) for s in sections}
+    payload = build_index(sections, "en", Embedded(MODEL, DIMENSION, codes))
+    head, parts = split_index(payload, part_bytes=512, split_bytes=0)
+    assert any(key.startswith("vectors-") for key in parts)
+    head["parts"]["files"] = {key: key for key in parts}
+    index = load_index(json.loads(json.dumps(head)))
+    asked: list[list[str]] = []
+    while needed := index.parts_needed(QUESTION, question_vector=vector(QUESTION)):
+        asked.append(sorted({key.partition("-")[0] for key in needed}))
+        for key in needed:
+            index.add_part(key, json.loads(json.dumps(parts[key])))
+    assert asked == [["terms"], ["vectors"], ["text"]]
+    assert index.search(QUESTION, question_vector=vector(QUESTION))
