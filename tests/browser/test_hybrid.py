@@ -1,0 +1,128 @@
+"""Hybrid retrieval in the browser (issue 30): the worker embeds the question at the
+site's endpoint (here ``tests.fake_embeddings``, on another origin) and ranks the
+candidate pages again by meaning; an endpoint that fails, hangs or answers with
+the wrong dimension leaves the lexical ranking and one warning naming the cause."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, expect
+
+from builder.cli import Embedding, build
+from builder.serve import make_server
+from tests.browser.conftest import Watch
+from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
+from tests.fake_embeddings import MODEL, FakeEmbeddings
+
+pytestmark = pytest.mark.browser
+
+SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
+QUESTION = "freeze the script for two seconds"
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeEmbeddings]:
+    server = FakeEmbeddings()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def hybrid_site(tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("hybrid") / "site"
+    shutil.copytree(SITE, root)
+    config = json.dumps({"chat": False, "embeddings": {"endpoint": fake.url, "model": MODEL}})
+    for page in root.glob("*.html"):
+        head = (
+            f"<script>window.docsPanel = {config};</script>"
+            '<script src="/docs-panel/embed.js" async></script></head>'
+        )
+        page.write_text(page.read_text(encoding="utf-8").replace("</head>", head), encoding="utf-8")
+    cache = tmp_path_factory.mktemp("cache") / "vectors.sqlite3"
+    build(root, embedding=Embedding(fake.url, MODEL, cache))
+    server = make_server(root, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+def _first_result(browser: Browser, watch: Watch, url: str) -> tuple[str, list[str]]:
+    """The first result's link for QUESTION, asked on ``url``, and the warnings logged."""
+    context = browser.new_context()
+    page = context.new_page()
+    watch.origin = url.rstrip("/")
+    # The embeddings endpoint is the site owner's server on another origin, and the
+    # failing ones fail on purpose (the browser logs a refused resource as an error).
+    watch.expect_bad_request(r"^(off-site request|HTTP 500|failed): http://127\.0\.0\.1:\d+/v1/")
+    watch.expect_console_error(
+        r"^Failed to load resource: the server responded with a status of 500"
+    )
+    watch.attach(page)
+    warnings: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "warning" and "docs-panel" in message.text:
+            warnings.append(message.text)
+
+    page.on("console", on_console)
+    page.goto(url + "threading.html")
+    open_panel(page)
+    wait_ready(page)
+    ask(page, QUESTION)
+    results = page.get_by_role("list", name="Search results")
+    expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
+    first = str(results.get_by_role("link").first.get_attribute("href"))
+    watch.check(page)
+    context.close()
+    return first, warnings
+
+
+def test_meaning_finds_the_page_words_rank_second(
+    browser: Browser, hybrid_site: str, fake: FakeEmbeddings, watch: Watch
+) -> None:
+    fake.respond = fake.vectors
+    fake.requests.clear()
+    first, warnings = _first_result(browser, watch, hybrid_site)
+    assert first.endswith("/time.html#time.sleep"), first
+    assert fake.requests == [{"model": MODEL, "input": [QUESTION]}]
+    assert warnings == []
+
+
+def _hang(texts: list[str]) -> tuple[int, object]:
+    time.sleep(4)
+    return FakeEmbeddings.vectors(texts)
+
+
+@pytest.mark.parametrize(
+    ("respond", "cause"),
+    [
+        (lambda texts: (500, {"error": {"message": "model not loaded"}}), "HTTP 500"),
+        (_hang, "no answer within 1.5 s"),
+        (
+            lambda texts: (200, {"data": [{"index": 0, "embedding": [0.6, 0.8]}]}),
+            "a vector of 2 dimensions",
+        ),
+    ],
+    ids=["error", "hang", "wrong-dimension"],
+)
+def test_a_failing_endpoint_leaves_the_lexical_ranking_and_one_warning(
+    browser: Browser,
+    hybrid_site: str,
+    fake: FakeEmbeddings,
+    watch: Watch,
+    respond: object,
+    cause: str,
+) -> None:
+    fake.respond = respond  # type: ignore[assignment]
+    first, warnings = _first_result(browser, watch, hybrid_site)
+    fake.respond = fake.vectors
+    assert first.endswith("/datetime.html#timedelta") or first.endswith("/datetime.html"), first
+    assert len(warnings) == 1 and cause in warnings[0], warnings
