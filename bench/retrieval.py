@@ -173,6 +173,11 @@ def main() -> None:
     )
     parser.add_argument("--misses", action="store_true", help="list dev questions missed at 3")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--embeddings",
+        action="store_true",
+        help="also rank with all-MiniLM-L6-v2 vectors: lexical, dense and fused (bench/hybrid.py)",
+    )
     args = parser.parse_args()
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp, pagefind(args.pagefind) as baseline:
@@ -180,14 +185,25 @@ def main() -> None:
             print(f"baseline: {baseline.version}")
         for name in args.sites:
             figures[name] = _site(
-                SITES[name], Path(tmp), baseline, misses=args.misses, pyodide=args.pyodide
+                SITES[name],
+                Path(tmp),
+                baseline,
+                misses=args.misses,
+                pyodide=args.pyodide,
+                embeddings=args.embeddings,
             )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
 
 
 def _site(
-    site: Site, tmp: Path, baseline: Pagefind | None, *, misses: bool, pyodide: bool
+    site: Site,
+    tmp: Path,
+    baseline: Pagefind | None,
+    *,
+    misses: bool,
+    pyodide: bool,
+    embeddings: bool = False,
 ) -> dict[str, Any]:
     root = site.prepare(tmp)
     extracted, extract_s = _timed(lambda: extract_site(root))
@@ -209,6 +225,7 @@ def _site(
     latencies: list[float] = []
     asked: list[str] = []
     rows: dict[str, Any] = {}
+    hybrid_sets = []
     print(f"{'set':40} {'n':>4}   ours h@1 h@3   MRR   pagefind h@1 h@3   MRR")
     for name in site.sets:
         spec = json.loads((HERE / name).read_text(encoding="utf-8"))
@@ -232,6 +249,7 @@ def _site(
             else None
         )
         held_out = bool(spec.get("heldout")) or "heldout" in name
+        hybrid_sets.append((name, held_out, cases))
         label = name + (" (held-out)" if held_out else "")
         print(f"{label:40} {len(cases):4}   {ours}   {'' if theirs is None else theirs}")
         offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
@@ -246,6 +264,15 @@ def _site(
             for question, want, got in zip(questions, wanted, ranked, strict=True):
                 if not set(got[:3]) & set(want):
                     print(f"    miss {question!r}: want {want}; got {got[:3]}")
+    hybrid = None
+    if embeddings:
+        from bench.hybrid import hybrid_site, with_server
+
+        hybrid = with_server(
+            lambda url: hybrid_site(
+                site.name, sections, extracted.report.main_language, hybrid_sets, url
+            )
+        )
     p95 = statistics.quantiles(latencies, n=20)[-1]
     print(f"search p50 {_ms(statistics.median(latencies))} · p95 {_ms(p95)} (CPython)")
     in_pyodide = _in_pyodide(raw, asked, tmp) if pyodide else None
@@ -266,6 +293,7 @@ def _site(
         "search_p50_ms": statistics.median(latencies) * 1000,
         "search_p95_ms": p95 * 1000,
         "sets": rows,
+        "hybrid": hybrid,
     }
 
 

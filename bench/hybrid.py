@@ -1,0 +1,150 @@
+"""Hybrid retrieval's benchmark (issue 30): what meaning adds, and what it costs.
+
+``python3 bench/retrieval.py --embeddings [--sites …]`` runs this for each site:
+the sections are embedded by all-MiniLM-L6-v2 (``bench/minilm_server.py``, started
+here on loopback and reached through ``build.py``'s own client and cache), the
+index is built with their vectors, and every question of every set is ranked
+three ways: lexical, dense alone (cosine over every section, numpy), and fused
+(``DocsIndex.search`` with the question's vector, as the worker does). It also
+reports the index's growth, the vector parts a question fetches on a split index
+(as the worker would, through ``parts_needed``) and the added time: the
+embedding call over HTTP and the fused search's extra work in CPython.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from builder.embeddings import DEFAULT_CACHE, EmbeddingsClient, VectorCache, embed_sections
+from widget.core.addresses import page_key
+from widget.core.docs_index import Section, load_index
+from widget.core.index_build import Embedded, build_index, split_index
+from widget.core.vectors import decode, normalized
+
+MODEL = "all-MiniLM-L6-v2"
+CACHE = DEFAULT_CACHE / "bench-embeddings.sqlite3"
+
+
+def hybrid_site(
+    name: str,
+    sections: Sequence[Section],
+    main_language: str,
+    sets: Sequence[tuple[str, bool, list[tuple[str, list[str]]]]],
+    url: str,
+) -> dict[str, Any]:
+    """Print and return the figures of one site; ``sets``: (name, held out, cases)."""
+    client = EmbeddingsClient(url, MODEL)
+    cache = VectorCache(CACHE)
+    try:
+        made = embed_sections(sections, client, cache)
+    finally:
+        cache.close()
+    vectors = Embedded(made.model, made.dimension, made.codes)
+    lexical_payload = build_index(sections, main_language)
+    payload = build_index(sections, main_language, vectors)
+    growth = _gzip_size(payload) - _gzip_size(lexical_payload)
+    index = load_index(json.loads(json.dumps(payload)))
+    order = [index.lookup(s.address) for s in sections]  # noqa: F841 (all loaded: one piece)
+    addresses = [s.address for s in sections]
+    matrix = np.array([decode(made.codes[a], made.dimension) for a in addresses], np.float32)
+    pages = [page_key(s.page) for s in sections]
+    head, parts = split_index(payload, split_bytes=0)
+    head["parts"]["files"] = {key: key for key in parts}
+    print(
+        f"  vectors: {made.dimension} dimensions, int8; index +{growth / 1e6:.2f} MB gzipped"
+        f" ({len([k for k in parts if k.startswith('vectors-')])} vector parts when split)"
+    )
+    print(f"  {'set':38} {'n':>4}  lexical   dense     fused")
+    rows: dict[str, Any] = {}
+    fetched: list[int] = []
+    embed_ms: list[float] = []
+    fuse_ms: list[float] = []
+    for set_name, held_out, cases in sets:
+        questions = [q for q, _ in cases]
+        started = time.perf_counter()
+        question_vectors = [normalized(v) for v in client.embed(questions)]
+        embed_ms.append((time.perf_counter() - started) * 1000 / max(1, len(questions)))
+        lexical, dense, fused = [], [], []
+        for question, vector in zip(questions, question_vectors, strict=True):
+            lexical.append([page_key(h.section.page) for h in index.search(question)])
+            started = time.perf_counter()
+            hits = index.search(question, question_vector=vector)
+            fuse_ms.append((time.perf_counter() - started) * 1000)
+            fused.append([page_key(h.section.page) for h in hits])
+            cosines = matrix @ np.array(vector, np.float32)
+            best: list[str] = []
+            for number in np.argsort(-cosines):
+                if pages[number] not in best:
+                    best.append(pages[number])
+                    if len(best) == 8:
+                        break
+            dense.append(best)
+            fetched.append(_vector_bytes(head, parts, question, vector))
+        wanted = [want for _, want in cases]
+        scores = [_hits(ranked, wanted) for ranked in (lexical, dense, fused)]
+        label = set_name + (" (held-out)" if held_out else "")
+        print(f"  {label:38} {len(cases):4}  " + "  ".join(f"{a:3.0%}/{b:3.0%}" for a, b in scores))
+        rows[set_name] = {
+            "n": len(cases),
+            **{k: v for k, v in zip(("lexical", "dense", "fused"), scores, strict=True)},
+        }
+    print(
+        f"  per question: vector parts fetched median {statistics.median(fetched) / 1024:.0f}"
+        f" KiB, p95 {statistics.quantiles(fetched, n=20)[-1] / 1024:.0f} KiB (gzip);"
+        f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, MiniLM in numpy);"
+        f" fused search {statistics.median(fuse_ms):.0f} ms p50,"
+        f" {statistics.quantiles(fuse_ms, n=20)[-1]:.0f} ms p95 (CPython)"
+    )
+    return {
+        "growth_gzip_bytes": growth,
+        "sets": rows,
+        "vector_bytes_median": statistics.median(fetched),
+    }
+
+
+def _vector_bytes(
+    head: dict[str, Any], parts: dict[str, Any], question: str, vector: list[float]
+) -> int:
+    """The gzipped bytes of the vector parts a split index fetches for ``question``."""
+    index = load_index(json.loads(json.dumps(head)))
+    total = 0
+    while needed := index.parts_needed(question, question_vector=vector):
+        for key in needed:
+            if key.startswith("vectors-"):
+                total += _gzip_size(parts[key])
+            index.add_part(key, parts[key])
+    return total
+
+
+def _gzip_size(value: object) -> int:
+    return len(gzip.compress(json.dumps(value, separators=(",", ":")).encode(), 6, mtime=0))
+
+
+def _hits(ranked: list[list[str]], wanted: list[list[str]]) -> tuple[float, float]:
+    n = len(ranked) or 1
+    first = sum(bool(r) and r[0] in w for r, w in zip(ranked, wanted, strict=True)) / n
+    top3 = sum(bool(set(r[:3]) & set(w)) for r, w in zip(ranked, wanted, strict=True)) / n
+    return first, top3
+
+
+def with_server(work: Any) -> Any:
+    """Run ``work(url)`` with the MiniLM server up on a free loopback port."""
+    from bench.minilm_server import serve
+
+    server = serve(0)
+    try:
+        return work(f"http://127.0.0.1:{server.server_port}/v1/embeddings")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+__all__ = ["Path", "hybrid_site", "with_server"]
