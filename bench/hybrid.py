@@ -18,7 +18,6 @@ import json
 import statistics
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,11 +25,11 @@ import numpy as np
 from builder.embeddings import DEFAULT_CACHE, EmbeddingsClient, VectorCache, embed_sections
 from widget.core.addresses import page_key
 from widget.core.docs_index import Section, load_index
-from widget.core.index_build import Embedded, build_index, split_index
+from widget.core.index_build import build_index, split_index
 from widget.core.vectors import decode, normalized
 
 MODEL = "all-MiniLM-L6-v2"
-CACHE = DEFAULT_CACHE / "bench-embeddings.sqlite3"
+CACHE = DEFAULT_CACHE.with_name("bench-embeddings.sqlite3")
 
 
 def hybrid_site(
@@ -47,12 +46,10 @@ def hybrid_site(
         made = embed_sections(sections, client, cache)
     finally:
         cache.close()
-    vectors = Embedded(made.model, made.dimension, made.codes)
     lexical_payload = build_index(sections, main_language)
-    payload = build_index(sections, main_language, vectors)
+    payload = build_index(sections, main_language, made)
     growth = _gzip_size(payload) - _gzip_size(lexical_payload)
     index = load_index(json.loads(json.dumps(payload)))
-    order = [index.lookup(s.address) for s in sections]  # noqa: F841 (all loaded: one piece)
     addresses = [s.address for s in sections]
     matrix = np.array([decode(made.codes[a], made.dimension) for a in addresses], np.float32)
     pages = [page_key(s.page) for s in sections]
@@ -145,6 +142,3 @@ def with_server(work: Any) -> Any:
     finally:
         server.shutdown()
         server.server_close()
-
-
-__all__ = ["Path", "hybrid_site", "with_server"]

@@ -101,7 +101,7 @@ class Embedding:
 
     url: str
     model: str
-    cache: Path = DEFAULT_CACHE / "embeddings.sqlite3"
+    cache: Path = DEFAULT_CACHE
     optional: bool = False  # a failing server builds a lexical-only index instead
 
 
@@ -138,7 +138,7 @@ def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
     ``optional`` allows a lexical-only build (said on stderr)."""
     cache = VectorCache(embedding.cache)
     try:
-        made = embed_sections(sections, EmbeddingsClient(embedding.url, embedding.model), cache)
+        return embed_sections(sections, EmbeddingsClient(embedding.url, embedding.model), cache)
     except EmbeddingsError as err:
         if not embedding.optional:
             raise
@@ -146,7 +146,6 @@ def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
         return None
     finally:
         cache.close()
-    return Embedded(made.model, made.dimension, made.codes)
 
 
 def build_demo(
@@ -213,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--embeddings-cache",
         type=Path,
-        default=DEFAULT_CACHE / "embeddings.sqlite3",
+        default=DEFAULT_CACHE,
         help="vectors already made, by model and text (default: %(default)s)",
     )
     parser.add_argument(

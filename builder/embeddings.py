@@ -28,12 +28,12 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
+from widget.core.index_build import Embedded
 from widget.core.vectors import encode
 
 KEY_VARIABLE = "DOCS_PANEL_EMBEDDINGS_KEY"
@@ -43,20 +43,15 @@ PASSAGE_CHARACTERS = 1500
 BATCH = 64
 RETRIES = (1, 2, 4, 8)
 TIMEOUT = 120
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "docs-panel"
+DEFAULT_CACHE = (
+    Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    / "docs-panel"
+    / "embeddings.sqlite3"
+)
 
 
 class EmbeddingsError(WidgetError):
     """The embeddings server could not embed the sections."""
-
-
-@dataclass(frozen=True, slots=True)
-class SectionVectors:
-    """Every section's vector code by address, and the model and dimension they share."""
-
-    model: str
-    dimension: int
-    codes: dict[str, str]
 
 
 def passage(section: Section) -> str:
@@ -165,7 +160,7 @@ def embed_sections(
     *,
     progress: IO[str] = sys.stderr,
     clock: Callable[[], float] = time.monotonic,
-) -> SectionVectors:
+) -> Embedded:
     """Every section's vector code, from the cache or the server (in ``BATCH``es)."""
     texts = {section.address: passage(section) for section in sections}
     keys = {address: cache.key(client.model, text) for address, text in texts.items()}
@@ -186,7 +181,7 @@ def embed_sections(
             f"{client.model}: vectors of {len(dimensions)} dimensions in the cache;"
             " delete it or use another --embeddings-cache"
         )
-    return SectionVectors(client.model, dimensions.pop() if dimensions else 0, codes)
+    return Embedded(client.model, dimensions.pop() if dimensions else 0, codes)
 
 
 def _said(data: bytes) -> str:

@@ -26,10 +26,22 @@ from builder.theme_rules import class_words, is_chrome, main_content
 
 
 @dataclass(frozen=True, slots=True)
+class _Page:
+    """What the rules read of a page, gathered in one walk of its tree."""
+
+    parts: list[str]  # the address's segments (``_segments``)
+    tags: frozenset[str]
+    metas: dict[str, str]  # a <meta>'s name or http-equiv -> its content, lower-cased
+    kinds: frozenset[tuple[str, ...]]  # the class words of <html> and <body>
+    root: Element
+    main: Element
+
+
+@dataclass(frozen=True, slots=True)
 class NotContent:
     reason: str
     why: str
-    test: Callable[[list[str], Element], bool]
+    test: Callable[[_Page], bool]
 
 
 def _segments(address: str) -> list[str]:
@@ -43,21 +55,19 @@ def _segments(address: str) -> list[str]:
     return parts
 
 
-def _meta(root: Element, name: str, key: str = "name") -> str:
+def _page(address: str, root: Element, main: Element) -> _Page:
+    tags: set[str] = set()
+    metas: dict[str, str] = {}
+    kinds: set[tuple[str, ...]] = set()
     for element in descendants(root):
-        if element.tag == "meta" and element.attrs.get(key, "").lower() == name:
-            return element.attrs.get("content", "").lower()
-    return ""
-
-
-def _page_classes(root: Element) -> set[tuple[str, ...]]:
-    """The class words of ``<html>`` and ``<body>`` (Docusaurus names its page kinds there)."""
-    return {
-        class_words(name)
-        for element in descendants(root)
-        if element.tag in ("html", "body")
-        for name in element.classes
-    }
+        tags.add(element.tag)
+        if element.tag == "meta":
+            attrs = element.attrs
+            name = (attrs.get("name") or attrs.get("http-equiv") or "").lower()
+            metas.setdefault(name, attrs.get("content", "").lower())
+        elif element.tag in ("html", "body"):  # Docusaurus names its page kinds there
+            kinds.update(map(class_words, element.classes))
+    return _Page(_segments(address), frozenset(tags), metas, frozenset(kinds), root, main)
 
 
 _LISTING_SEGMENTS = frozenset(
@@ -69,7 +79,8 @@ _VERIFICATION = re.compile(r"google[0-9a-f]{8,}|yandex_[0-9a-f]{8,}|bingsiteauth
 _TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
 
 
-def _is_listing(parts: list[str], root: Element) -> bool:
+def _is_listing(page: _Page) -> bool:
+    parts = page.parts
     if parts[-1:] in (["blog"], ["posts"], ["news"]):  # a blog's or news' front page
         return True
     if not _LISTING_SEGMENTS.isdisjoint(parts) or any(
@@ -78,8 +89,8 @@ def _is_listing(parts: list[str], root: Element) -> bool:
         return True
     if len(parts) >= 2 and parts[-2] == "page" and parts[-1].isdigit():  # a blog's page 2, 3, …
         return True
-    return _links_only(main_content(root)) or any(
-        words[-len(kind) :] == kind for words in _page_classes(root) for kind in _LISTING_PAGE_KINDS
+    return _links_only(page.main) or any(
+        words[-len(kind) :] == kind for words in page.kinds for kind in _LISTING_PAGE_KINDS
     )
 
 
@@ -109,17 +120,10 @@ def _links_only(main: Element) -> bool:
     return listed > 0 and other < listed / 4
 
 
-def _is_partial(_: list[str], root: Element) -> bool:
-    tags = {element.tag for element in descendants(root)}
-    return not tags & {"html", "head", "body", "title"} and bool(_TEMPLATE.search(text_of(root)))
-
-
-def _is_redirect(_: list[str], root: Element) -> bool:
-    return _meta(root, "refresh", key="http-equiv") != ""
-
-
-def _is_noindex(_: list[str], root: Element) -> bool:
-    return "noindex" in _meta(root, "robots")
+def _is_partial(page: _Page) -> bool:
+    return not page.tags & {"html", "head", "body", "title"} and bool(
+        _TEMPLATE.search(text_of(page.root))
+    )
 
 
 #: In order: the first that a page meets names why it is skipped.
@@ -127,22 +131,31 @@ NOT_CONTENT: tuple[NotContent, ...] = (
     NotContent(
         "partial", "a template fragment copied as is: no <html>, template tags", _is_partial
     ),
-    NotContent("redirect", "a <meta http-equiv=refresh> stub for a moved page", _is_redirect),
-    NotContent("noindex", "the site asks robots not to index it", _is_noindex),
+    NotContent(
+        "redirect",
+        "a <meta http-equiv=refresh> stub for a moved page",
+        lambda page: "refresh" in page.metas,
+    ),
+    NotContent(
+        "noindex",
+        "the site asks robots not to index it",
+        lambda page: "noindex" in page.metas.get("robots", ""),
+    ),
     NotContent(
         "verification",
         "a search console's site-verification file",
-        lambda parts, _: bool(parts) and bool(_VERIFICATION.fullmatch(parts[-1])),
+        lambda page: bool(page.parts) and bool(_VERIFICATION.fullmatch(page.parts[-1])),
     ),
-    NotContent("search", "the site's search page", lambda parts, _: parts[-1:] == ["search"]),
-    NotContent("404", "the not-found page", lambda parts, _: parts[-1:] == ["404"]),
+    NotContent("search", "the site's search page", lambda page: page.parts[-1:] == ["search"]),
+    NotContent("404", "the not-found page", lambda page: page.parts[-1:] == ["404"]),
     NotContent(
         "listing", "a list of pages: index, tags, categories, archives, authors", _is_listing
     ),
 )
 
 
-def skip_reason(address: str, root: Element) -> str | None:
-    """Why the page at ``address`` (parsed as ``root``) is not content, or None."""
-    parts = _segments(address)
-    return next((rule.reason for rule in NOT_CONTENT if rule.test(parts, root)), None)
+def skip_reason(address: str, root: Element, main: Element | None = None) -> str | None:
+    """Why the page at ``address`` (parsed as ``root``, its content ``main``, by default
+    ``theme_rules.main_content``) is not content, or None."""
+    page = _page(address, root, main_content(root) if main is None else main)
+    return next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)

@@ -267,11 +267,11 @@ def read_page(address: str, html: str) -> PageContent:
     already used on the page, stays inside the section before it.
     """
     root = parse(html)
-    reason = skip_reason(address, root)
+    main = main_content(root)
+    reason = skip_reason(address, root, main)
     if reason is not None:
         return PageContent([], skipped=reason)
     splitter = _Splitter()
-    main = main_content(root)
     unfold_tabs(main)
     _walk(main, splitter)
     top, *headed = splitter.drafts

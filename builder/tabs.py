@@ -20,10 +20,11 @@ so "yarn add --dev prettier" is found under "yarn" like the default tab.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from builder.html_tree import Element, descendants, text_of
-from builder.theme_rules import _matcher
+from builder.theme_rules import matcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +51,12 @@ LABELLED_TABS: tuple[LabelledTabs, ...] = (
 
 def unfold_tabs(root: Element) -> int:
     """Rewrite every tab set under ``root`` (see the module doc); how many panels."""
-    parents = {id(child): element for element in descendants(root) for child in element.children}
-    pairs = _aria_pairs(root) + _labelled_pairs(root)
-    pairs += _radio_pairs(root, {id(panel) for _, panel in pairs})
+    order = list(descendants(root))
+    if not any(e.tag == "label" or e.attrs.get("role") == "tab" for e in order):
+        return 0  # most pages: no tab set to read
+    parents = {id(child): element for element in order for child in element.children}
+    pairs = _aria_pairs(order) + _labelled_pairs(order)
+    pairs += _radio_pairs(order, {id(panel) for _, panel in pairs})
     for label, panel in pairs:
         siblings = parents[id(label)].children
         siblings[:] = [child for child in siblings if child is not label]
@@ -64,10 +68,10 @@ def unfold_tabs(root: Element) -> int:
     return len(pairs)
 
 
-def _aria_pairs(root: Element) -> list[tuple[Element, Element]]:
-    """ARIA tabs and their panels: by ``aria-controls``/``aria-labelledby`` ids, else
-    each tab list's tabs with the panels that follow it, in order."""
-    order = list(descendants(root))
+def _aria_pairs(order: list[Element]) -> list[tuple[Element, Element]]:
+    """ARIA tabs and their panels (``order``: a page's elements in document order): by
+    ``aria-controls``/``aria-labelledby`` ids, else each tab list's tabs with the panels
+    that follow it, in order."""
     tabs = [e for e in order if e.attrs.get("role") == "tab"]
     panels = [e for e in order if e.attrs.get("role") == "tabpanel"]
     if not tabs or not panels:
@@ -97,49 +101,56 @@ def _aria_pairs(root: Element) -> list[tuple[Element, Element]]:
     return list(pairs.values())
 
 
-def _labelled_pairs(root: Element) -> list[tuple[Element, Element]]:
+_LABELLED_MATCHERS = tuple(
+    (matcher(rule.container), matcher(rule.label), matcher(rule.panels_in or rule.panel))
+    for rule in LABELLED_TABS
+)
+
+
+def _labelled_pairs(order: list[Element]) -> list[tuple[Element, Element]]:
     pairs: list[tuple[Element, Element]] = []
     taken: set[int] = set()
-    for rule in LABELLED_TABS:
-        is_container, is_label = _matcher(rule.container), _matcher(rule.label)
-        for container in filter(is_container, descendants(root)):
+    for rule, (is_container, is_label, is_panel) in zip(
+        LABELLED_TABS, _LABELLED_MATCHERS, strict=True
+    ):
+        for container in filter(is_container, order):
             if id(container) in taken:
                 continue
             inner = _outside_nested(container, is_container)
             labels = [e for e in inner if is_label(e)]
             if rule.panels_in:
-                holder = next(filter(_matcher(rule.panels_in), inner), None)
+                holder = next(filter(is_panel, inner), None)
                 panels = [c for c in holder.children if isinstance(c, Element)] if holder else []
             else:
-                panels = list(filter(_matcher(rule.panel), inner))
+                panels = list(filter(is_panel, inner))
             if labels and len(labels) == len(panels):
                 taken.add(id(container))
                 pairs += zip(labels, panels, strict=True)
     return pairs
 
 
-def _outside_nested(container: Element, is_container: object) -> list[Element]:
+def _outside_nested(container: Element, is_container: Callable[[Element], bool]) -> list[Element]:
     """The elements inside ``container`` but not inside a tab set nested in it."""
     found: list[Element] = []
     stack = [c for c in reversed(container.children) if isinstance(c, Element)]
     while stack:
         element = stack.pop()
         found.append(element)
-        if not (callable(is_container) and is_container(element)):
+        if not is_container(element):
             stack.extend(c for c in reversed(element.children) if isinstance(c, Element))
     return found
 
 
-def _radio_pairs(root: Element, taken: set[int]) -> list[tuple[Element, Element]]:
+def _radio_pairs(order: list[Element], taken: set[int]) -> list[tuple[Element, Element]]:
     """Any theme's radio-button tabs: ``<input type=radio id=x><label for=x>`` and
     the element after the label as its panel (sphinx-design, hugo-book, …)."""
     radios = {
         e.attrs["id"]
-        for e in descendants(root)
+        for e in order
         if e.tag == "input" and e.attrs.get("type") == "radio" and e.attrs.get("id")
     }
     pairs = []
-    for element in descendants(root):
+    for element in order:
         children = [c for c in element.children if isinstance(c, Element)]
         for label, after in itertools.pairwise(children):
             if (

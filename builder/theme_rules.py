@@ -30,14 +30,12 @@ from functools import cache
 from builder.html_tree import Element, descendants
 
 # Tag lists read best as words, hence the noqa: SIM905.
+#: A ``footer`` is chrome anywhere: inside an article it holds its author, edit link,
+#: copyright and prev/next (Docusaurus, Hugo themes, Furo).
 _CHROME_TAGS = frozenset(
-    """aside button canvas dialog form head iframe nav noscript object script select
-    style svg template textarea""".split()  # noqa: SIM905
+    """aside button canvas dialog footer form head iframe nav noscript object script
+    select style svg template textarea""".split()  # noqa: SIM905
 )
-#: A ``header`` is page chrome unless inside an article or section (HTML's rule: there it
-#: holds the article's title). A ``footer`` is chrome anywhere: inside an article it holds
-#: its author, edit link, copyright and prev/next (Docusaurus, Hugo themes, Furo).
-_LANDMARK_TAGS = frozenset({"header"})
 SECTIONING = frozenset({"article", "aside", "main", "nav", "section"})
 _CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
 
@@ -133,7 +131,7 @@ _CSS_MODULE_HASH = re.compile(r"_[A-Za-z0-9-]{4,6}$")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
-def _matcher(marker: str) -> Callable[[Element], bool]:
+def matcher(marker: str) -> Callable[[Element], bool]:
     found = _MARKER.fullmatch(marker)
     if not found or not marker:
         raise ValueError(f"not a marker: {marker!r}")
@@ -164,15 +162,16 @@ def _matcher(marker: str) -> Callable[[Element], bool]:
     return matches
 
 
-_THEME_MATCHERS = tuple(_matcher(rule.marker) for rule in THEME_CHROME)
-# Most rules are one class: those are checked as a set.
+# Checked for every element of every page: one-class rules as a set, CSS-module
+# stems as one startswith, and only the few other markers as matchers.
 _THEME_CLASSES = frozenset(
     r.marker[1:] for r in THEME_CHROME if re.fullmatch(r"\.[\w-]+", r.marker)
 )
+_THEME_STEMS = tuple(r.marker[1:-1] for r in THEME_CHROME if re.fullmatch(r"\.[\w-]+\*", r.marker))
 _OTHER_MATCHERS = tuple(
-    matcher
-    for rule, matcher in zip(THEME_CHROME, _THEME_MATCHERS, strict=True)
-    if rule.marker[1:] not in _THEME_CLASSES
+    matcher(r.marker)
+    for r in THEME_CHROME
+    if r.marker[1:] not in _THEME_CLASSES and r.marker[1:-1] not in _THEME_STEMS
 )
 
 
@@ -201,18 +200,18 @@ def is_chrome(element: Element, *, in_sectioning: bool) -> bool:
     """Whether ``element`` (and all it holds) is theme chrome, by the rules above.
 
     ``in_sectioning``: it is inside an article, section or main, where a
-    ``header`` or ``footer`` belongs to the content (HTML's rule).
+    ``header`` belongs to the content (HTML's rule: there it holds the title).
     """
     attrs = element.attrs
     classes = element.classes
     return (
         element.tag in _CHROME_TAGS
-        or element.tag == "footer"
-        or (element.tag in _LANDMARK_TAGS and not in_sectioning and not _has_title(element))
+        or (element.tag == "header" and not in_sectioning and not _has_title(element))
         or attrs.get("role") in _CHROME_ROLES
         or "hidden" in attrs
         or attrs.get("aria-hidden") == "true"
         or not _THEME_CLASSES.isdisjoint(classes)
+        or any(name.startswith(_THEME_STEMS) for name in classes)
         or any(matches(element) for matches in _OTHER_MATCHERS)
         or any(_general_chrome_class(name, element.tag == "a") for name in classes)
     )
@@ -228,7 +227,7 @@ CONTENT_ROOTS: tuple[Rule, ...] = (
     Rule("content", "HTML, Docusaurus, VitePress, mdBook, Hugo, Jekyll", "main"),
     Rule("content", "HTML", "article"),
 )
-_ROOT_MATCHERS = tuple(_matcher(rule.marker) for rule in CONTENT_ROOTS)
+_ROOT_MATCHERS = tuple(matcher(rule.marker) for rule in CONTENT_ROOTS)
 
 
 def _has_title(element: Element) -> bool:

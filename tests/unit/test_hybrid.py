@@ -51,7 +51,7 @@ class MemoryCache:
 
 def _index(sections: list[Section]) -> DocsIndex:
     made = embed_sections(sections, FakeClient(), MemoryCache())  # type: ignore[arg-type]
-    payload = build_index(sections, "en", Embedded(made.model, made.dimension, made.codes))
+    payload = build_index(sections, "en", made)
     return load_index(json.loads(json.dumps(payload)))
 
 

@@ -367,13 +367,12 @@ def _parse_embeddings(value: object, where: str, errors: list[str]) -> object:
         return None
     if not isinstance(value, dict):
         return _INVALID
-    keys = {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK}
     off = "hybrid retrieval is off"
-    values = _parse_keys(value, where, keys, errors, lambda _: off)
-    missing = [key for key in keys if key not in value]
+    values = _parse_keys(value, where, _EMBEDDINGS_KEYS, errors, lambda _: off)
+    missing = [key for key in _EMBEDDINGS_KEYS if key not in value]
     if missing:
         errors.append(f"{where}.{missing[0]}: required; {off}")
-    if sorted(values) != sorted(keys):
+    if sorted(values) != sorted(_EMBEDDINGS_KEYS):
         return None
     return EmbeddingsConfig(**values)
 
@@ -400,6 +399,7 @@ _SCOPE_KEYS: Final = {
     "label": _NON_BLANK,
     "prefix": _simple('null or a path starting with "/"', _nullable(_site_path)),
 }
+_EMBEDDINGS_KEYS: Final = {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK}
 _CONFIG_KEYS: Final = {
     "chat": _TRUE_OR_FALSE,
     "endpoint": _simple(_ADDRESS, _address),
@@ -427,5 +427,5 @@ _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     HistoryConfig: _HISTORY_KEYS,
     FeedbackConfig: _FEEDBACK_KEYS,
     Scope: _SCOPE_KEYS,
-    EmbeddingsConfig: {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK},
+    EmbeddingsConfig: _EMBEDDINGS_KEYS,
 }

@@ -84,7 +84,7 @@ import gc
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress, repeat
 from operator import add, and_, gt, mul, neg
 from typing import Any
@@ -385,6 +385,8 @@ class _Ranking:
     weights: dict[str, float]
     best_possible: float
     ranked: list[tuple[float, int]]  # every match by lexical score: (-score, section)
+    # The hits fused with each question vector asked with (see ``DocsIndex._fused``).
+    fused: dict[tuple[float, ...], list[tuple[float, int]]] = field(default_factory=dict)
 
 
 class _Tally:
@@ -457,7 +459,7 @@ class DocsIndex:
     _added: set[str] = field(default_factory=set, repr=False)
     # The last search's ranking, by its arguments: parts_needed ranks to know which
     # texts the hits need, and the search that follows does not rank again.
-    _last: dict[tuple[str, str | None, int, str, tuple[float, ...] | None], _Ranking] = field(
+    _last: dict[tuple[str, str | None, int, str], _Ranking] = field(
         default_factory=dict, repr=False
     )
     _visible: dict[str, frozenset[int] | None] = field(default_factory=dict, repr=False)
@@ -648,11 +650,21 @@ class DocsIndex:
         language: str,
         question_vector: Sequence[float] | None = None,
     ) -> _Ranking:
-        """``search``'s hits, before their sections are made (see ``_last``)."""
-        vector = None if question_vector is None else tuple(question_vector)
-        key = (query, prefix, limit, language, vector)
-        if key in self._last:
-            return self._last[key]
+        """``search``'s hits, before their sections are made (see ``_last``); with a
+        ``question_vector``, the lexical ranking's hits fused with it (each kept)."""
+        key = (query, prefix, limit, language)
+        ranking = self._last.get(key) or self._lexical(key)
+        if question_vector is None or not self.embedding_model or not ranking.ranked:
+            return ranking
+        vector = tuple(question_vector)
+        if vector not in ranking.fused:
+            fused = self._fused(ranking.ranked, vector, ranking.best_possible)
+            ranking.fused[vector] = self._crowded(fused, limit)
+        return replace(ranking, hits=ranking.fused[vector])
+
+    def _lexical(self, key: tuple[str, str | None, int, str]) -> _Ranking:
+        """The ranking by words for ``_ranking``'s arguments, kept as the last one."""
+        query, prefix, limit, language = key
         if self._missing_terms(query):
             raise DocsIndexError("a search's term parts were not added: see parts_needed")
         asked = query_terms(query)
@@ -667,8 +679,6 @@ class DocsIndex:
                 tally, ranking.best_possible, prefix, self._pages_for(language), about_changes
             )
             ranking.ranked = ranked
-            if vector is not None and self.embedding_model and ranked:
-                ranked = self._fused(ranked, vector, ranking.best_possible)
             ranking.hits = self._crowded(ranked, limit)
         self._last.clear()
         self._last[key] = ranking

@@ -119,10 +119,6 @@ def build_index(
     languages, own_language, translation = _languages(
         list(page_numbers), page_languages, main_language
     )
-    embedded: dict[str, object] = {}
-    if vectors is not None:
-        embedded["embeddings"] = {"model": vectors.model, "dimension": vectors.dimension}
-        embedded["vector"] = [vectors.codes[section.address] for section in sections]
     payload: dict[str, object] = {
         "format": FORMAT,
         "version": _version(sections),
@@ -148,7 +144,6 @@ def build_index(
             "text": [_cap(section.text) for section in sections],
             "title_terms": pack(len(row[0]) for row in fields),
             "links": pack(section.links for section in sections),
-            **({"vector": embedded.pop("vector")} if embedded else {}),
         },
         "terms": {
             term: _gaps(section_postings[term])
@@ -159,7 +154,11 @@ def build_index(
             for term in sorted(section_postings)
         },
     }
-    return payload | embedded
+    if vectors is not None:
+        payload["embeddings"] = {"model": vectors.model, "dimension": vectors.dimension}
+        columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
+        columns["vector"] = [vectors.codes[section.address] for section in sections]
+    return payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,10 +182,10 @@ def release_notes(path: str, title: str) -> bool:
 def _languages(
     paths: list[str], languages: list[str], main: str
 ) -> tuple[list[str], list[int], list[int]]:
-    """The site's languages, and the pages' columns (see ``docs_index``): each page's
-    language as a number into the first (the main one first, else the most pages'; a page that
-    does not say is in it), and ``translation``: the page number of the main
-    language's copy of each page, its own where there is none."""
+    """The site's languages (``main`` first if any page is in it, else the most pages'
+    language; a page that does not say is in the first), each page's language as a
+    number into them, and each page's ``translation``: the page number of its
+    main-language copy, its own where there is none (see ``docs_index``)."""
     counts = Counter(language for language in languages if language)
     ordered = sorted(counts, key=lambda language: (language != main, -counts[language], language))
     main = ordered[0] if ordered else main

@@ -108,7 +108,8 @@ class Tab:
         self.origin = f"{page.scheme}://{page.netloc}"
         self.endpoint = urljoin(page_url, config.endpoint)
         self.page_url = redact_text(page_url)  # as a vote report names it
-        self.page_url_raw = page_url  # what relative endpoints resolve against
+        embeddings = config.embeddings
+        self.embeddings_url = urljoin(page_url, embeddings.endpoint) if embeddings else None
         feedback = config.feedback_endpoint
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         self.conversation: Conversation | None = None
@@ -235,10 +236,9 @@ class Tab:
 
     def _embedding(self, question: str, quote: str) -> asyncio.Task[list[float] | None] | None:
         """The question's vector, being fetched (None: lexical only, as configured)."""
-        embeddings = self.config.embeddings
-        if embeddings is None:
+        embeddings, url = self.config.embeddings, self.embeddings_url
+        if embeddings is None or url is None:
             return None
-        url = urljoin(self.page_url_raw, embeddings.endpoint)
         text = redact_text(f"{question} {quote}" if quote else question)
         return asyncio.ensure_future(question_vector(embeddings, url, text, self.index))
 
