@@ -17,7 +17,7 @@ import gzip
 import json
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,8 +38,11 @@ def hybrid_site(
     main_language: str,
     sets: Sequence[tuple[str, bool, list[tuple[str, list[str]]]]],
     url: str,
+    in_pyodide: Callable[[bytes, list[object]], dict[str, float]] | None = None,
 ) -> dict[str, Any]:
-    """Print and return the figures of one site; ``sets``: (name, held out, cases)."""
+    """Print and return the figures of one site; ``sets``: (name, held out, cases).
+    With ``in_pyodide`` (``retrieval._in_pyodide``), the fused search is timed in
+    Pyodide too."""
     client = EmbeddingsClient(url, MODEL)
     cache = VectorCache(CACHE)
     try:
@@ -56,12 +59,13 @@ def hybrid_site(
     head, parts = split_index(payload, split_bytes=0)
     head["parts"]["files"] = {key: key for key in parts}
     print(
-        f"  vectors: {made.dimension} dimensions, int8; index +{growth / 1e6:.2f} MB gzipped"
+        f"  vectors: {made.dimension} dimensions, sign bits; index +{growth / 1e6:.2f} MB gzipped"
         f" ({len([k for k in parts if k.startswith('vectors-')])} vector parts when split)"
     )
     print(f"  {'set':38} {'n':>4}  lexical   dense     fused")
     rows: dict[str, Any] = {}
-    fetched: list[int] = []
+    fetched: list[tuple[int, int]] = []
+    asked: list[object] = []
     embed_ms: list[float] = []
     fuse_ms: list[float] = []
     for set_name, held_out, cases in sets:
@@ -71,6 +75,7 @@ def hybrid_site(
         embed_ms.append((time.perf_counter() - started) * 1000 / max(1, len(questions)))
         lexical, dense, fused = [], [], []
         for question, vector in zip(questions, question_vectors, strict=True):
+            asked.append([question, vector])
             lexical.append([page_key(h.section.page) for h in index.search(question)])
             started = time.perf_counter()
             hits = index.search(question, question_vector=vector)
@@ -93,32 +98,46 @@ def hybrid_site(
             "n": len(cases),
             **{k: v for k, v in zip(("lexical", "dense", "fused"), scores, strict=True)},
         }
+    sizes = [size for size, _ in fetched]
     print(
-        f"  per question: vector parts fetched median {statistics.median(fetched) / 1024:.0f}"
-        f" KiB, p95 {statistics.quantiles(fetched, n=20)[-1] / 1024:.0f} KiB (gzip);"
+        f"  per question: vector parts fetched median {statistics.median(sizes) / 1024:.0f}"
+        f" KiB, p95 {statistics.quantiles(sizes, n=20)[-1] / 1024:.0f} KiB (gzip), in"
+        f" {statistics.median(count for _, count in fetched):.0f} files (median);"
         f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, MiniLM in numpy);"
         f" fused search {statistics.median(fuse_ms):.0f} ms p50,"
         f" {statistics.quantiles(fuse_ms, n=20)[-1]:.0f} ms p95 (CPython)"
     )
+    pyodide = None
+    if in_pyodide:
+        pyodide = in_pyodide(json.dumps(payload).encode(), asked)
+        print(
+            f"  Pyodide (Node): fused search p50 {pyodide['fuse_p50_ms']:.0f} ms,"
+            f" p95 {pyodide['fuse_p95_ms']:.0f} ms, after the words' search"
+            f" (p50 {pyodide['search_p50_ms']:.0f} ms)"
+        )
     return {
         "growth_gzip_bytes": growth,
         "sets": rows,
-        "vector_bytes_median": statistics.median(fetched),
+        "vector_bytes_median": statistics.median(sizes),
+        "vector_bytes_p95": statistics.quantiles(sizes, n=20)[-1],
+        "pyodide": pyodide,
     }
 
 
 def _vector_bytes(
     head: dict[str, Any], parts: dict[str, Any], question: str, vector: list[float]
-) -> int:
-    """The gzipped bytes of the vector parts a split index fetches for ``question``."""
+) -> tuple[int, int]:
+    """The gzipped bytes and the number of the vector parts a split index fetches for
+    ``question``."""
     index = load_index(json.loads(json.dumps(head)))
-    total = 0
+    total = files = 0
     while needed := index.parts_needed(question, question_vector=vector):
         for key in needed:
             if key.startswith("vectors-"):
                 total += _gzip_size(parts[key])
+                files += 1
             index.add_part(key, parts[key])
-    return total
+    return total, files
 
 
 def _gzip_size(value: object) -> int:

@@ -6,7 +6,10 @@
 // Loads the panel's core (widget/core) into Pyodide's file system, then times, RUNS
 // times each: json.loads of index.json's text plus load_index (the worker's start),
 // and every question's search. Prints one JSON line of figures (medians over runs;
-// search_best_*: over each question's fastest run).
+// search_best_*: over each question's fastest run). A question given as
+// [text, vector] (an index with section vectors) is also searched with its vector
+// right after, as the worker does once the vector parts are in: fuse_* time that
+// second search, what meaning adds to the words' ranking.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,15 +34,20 @@ import sys, json, time, statistics
 sys.path.insert(0, "/app")
 from widget.core.docs_index import load_index
 questions = json.loads(questions_json)
-loads, latencies = [], []
+loads, latencies, fusing = [], [], []
 for _ in range(runs):
     start = time.perf_counter()
     index = load_index(json.loads(index_text))
     loads.append(time.perf_counter() - start)
     for question in questions:
+        text, vector = question if isinstance(question, list) else (question, None)
         start = time.perf_counter()
-        index.search(question, limit=8)
+        index.search(text, limit=8)
         latencies.append(time.perf_counter() - start)
+        if vector is not None:
+            start = time.perf_counter()
+            index.search(text, limit=8, question_vector=vector)
+            fusing.append(time.perf_counter() - start)
 # Each question's fastest run: what a search costs when nothing else competes
 # for the CPU (on a busy machine, the plain p95 mostly measures the others).
 best = [min(latencies[i::len(questions)]) for i in range(len(questions))]
@@ -51,6 +59,10 @@ json.dumps({
     "search_best_p50_ms": statistics.median(best) * 1000,
     "search_best_p95_ms": statistics.quantiles(best, n=20)[-1] * 1000,
     "searches": len(latencies),
+    **({
+        "fuse_p50_ms": statistics.median(fusing) * 1000,
+        "fuse_p95_ms": statistics.quantiles(fusing, n=20)[-1] * 1000,
+    } if fusing else {}),
 })
 `);
 console.log(figures);

@@ -270,7 +270,12 @@ def _site(
 
         hybrid = with_server(
             lambda url: hybrid_site(
-                site.name, sections, extracted.report.main_language, hybrid_sets, url
+                site.name,
+                sections,
+                extracted.report.main_language,
+                hybrid_sets,
+                url,
+                (lambda raw, questions: _in_pyodide(raw, questions, tmp)) if pyodide else None,
             )
         )
     p95 = statistics.quantiles(latencies, n=20)[-1]
@@ -297,8 +302,9 @@ def _site(
     }
 
 
-def _in_pyodide(raw: bytes, questions: list[str], tmp: Path) -> dict[str, float]:
-    """Load and search figures of this index in Pyodide under Node (medians of 3 runs)."""
+def _in_pyodide(raw: bytes, questions: Sequence[object], tmp: Path) -> dict[str, float]:
+    """Load and search figures of this index in Pyodide under Node (medians of 3 runs);
+    ``questions``: texts, or ``[text, vector]`` to time the fused search too."""
     (tmp / "index.json").write_bytes(raw)
     (tmp / "questions.json").write_text(json.dumps(questions))
     done = subprocess.run(

@@ -27,6 +27,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO
@@ -124,30 +125,39 @@ class EmbeddingsClient:
 
 
 class VectorCache:
-    """Vector codes already made, by model and passage (SQLite at ``path``)."""
+    """Vectors already made, by model and passage (SQLite at ``path``), kept whole
+    (float32) so that a change of the index's code form needs no new embedding."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path)
-        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, code TEXT)")
+        with self._db:
+            self._db.execute("DROP TABLE IF EXISTS vectors")  # int8 codes of an older release
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, vector BLOB)"
+            )
 
     @staticmethod
     def key(model: str, text: str) -> str:
         return hashlib.sha256(f"{model}\0{text}".encode()).hexdigest()
 
-    def get(self, keys: Iterable[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
+    def get(self, keys: Iterable[str]) -> dict[str, list[float]]:
+        found: dict[str, list[float]] = {}
         keys = list(keys)
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT key, code FROM vectors WHERE key IN ({marks})"
-            found.update(self._db.execute(query, chunk).fetchall())
+            query = f"SELECT key, vector FROM embeddings WHERE key IN ({marks})"
+            for key, blob in self._db.execute(query, chunk):
+                found[key] = array("f", blob).tolist()
         return found
 
-    def put(self, rows: dict[str, str]) -> None:
+    def put(self, rows: dict[str, list[float]]) -> None:
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", rows.items())
+            self._db.executemany(
+                "INSERT OR REPLACE INTO embeddings VALUES (?, ?)",
+                ((key, array("f", vector).tobytes()) for key, vector in rows.items()),
+            )
 
     def close(self) -> None:
         self._db.close()
@@ -169,18 +179,19 @@ def embed_sections(
     started = clock()
     for done in range(0, len(todo), BATCH):
         batch = todo[done : done + BATCH]
-        vectors = client.embed([text for _, text in batch])
-        made = {key: encode(vector) for (key, _), vector in zip(batch, vectors, strict=True)}
+        made = dict(
+            zip((key for key, _ in batch), client.embed([t for _, t in batch]), strict=True)
+        )
         cache.put(made)
         known.update(made)
         _report(progress, done + len(batch), len(todo), clock() - started)
-    codes = {address: known[keys[address]] for address in texts}
-    dimensions = {_dimension(code) for code in codes.values()}
+    dimensions = {len(known[key]) for key in keys.values()}
     if len(dimensions) > 1:
         raise EmbeddingsError(
             f"{client.model}: vectors of {len(dimensions)} dimensions in the cache;"
             " delete it or use another --embeddings-cache"
         )
+    codes = {address: encode(known[key]) for address, key in keys.items()}
     return Embedded(client.model, dimensions.pop() if dimensions else 0, codes)
 
 
@@ -195,16 +206,16 @@ def _said(data: bytes) -> str:
     return " ".join(text.split()) or "no message"
 
 
-def _dimension(code: str) -> int:
-    return len(code) * 3 // 4 - code.count("=") - 4  # base64 of a float32 scale + int8s
-
-
 def _report(out: IO[str], done: int, total: int, seconds: float) -> None:
+    """One line redrawn on a terminal; in a log (CI), a line at each tenth done."""
+    terminal = out.isatty()
+    if not terminal and done < total and done * 10 // total == (done - BATCH) * 10 // total:
+        return
     rate = done / seconds if seconds > 0 else 0.0
     left = (total - done) / rate if rate else 0.0
-    end = "\n" if done == total else ""
+    start, end = ("\r" if terminal else ""), ("  " if terminal and done < total else "\n")
     out.write(
-        f"\rdocs-panel: embedding sections {done:,}/{total:,} ({done / total:.0%})"
-        f" · {rate:.0f}/s · {left / 60:.0f} min left  {end}"
+        f"{start}docs-panel: embedding sections {done:,}/{total:,} ({done / total:.0%})"
+        f" · {rate:.0f}/s · {left / 60:.0f} min left{end}"
     )
     out.flush()

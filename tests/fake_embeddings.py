@@ -1,22 +1,32 @@
 """A deterministic stand-in for a site's embeddings model, speaking OpenAI's
 ``POST /v1/embeddings`` (tests only; the benchmarks use a real model).
 
-A text's vector counts its words on a few "meaning" axes, so that words that
-share no letters share a direction ("pause" and "suspend"), plus a small constant
-so that no vector is zero::
+A text's meaning counts its words on a few axes, so that words that share no
+letters share a direction ("pause" and "suspend"), plus a small constant so that
+no vector is zero::
 
-    >>> [round(x, 2) for x in vector("Freeze for two seconds")]
+    >>> [round(x, 2) for x in meaning("Freeze for two seconds")]
     [0.71, 0.71, 0.0, 0.0, 0.07]
+
+Its vector spreads that over ``DIMENSION`` signed dimensions by a fixed random
+projection, as a real model's vectors use every dimension: the index keeps only
+their signs, which then still tell meanings apart (``widget.core.vectors``)::
+
+    >>> len(vector("Freeze for two seconds")), round(sum(x * x for x in vector("x")), 6)
+    (64, 1.0)
 """
 
 from __future__ import annotations
 
 import json
-import math
+import random
 import re
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from operator import mul
+
+from widget.core.vectors import normalized
 
 MODEL = "fake-meaning-5"
 AXES = (
@@ -25,15 +35,20 @@ AXES = (
     frozenset({"thread", "threads", "parallel", "concurrent", "concurrently"}),
     frozenset({"retry", "retries", "again", "failure", "fails", "failed", "crash"}),
 )
-DIMENSION = len(AXES) + 1
+DIMENSION = 64
 _WORD = re.compile(r"[a-z]+")
+_random = random.Random(0)
+_PROJECTION = [[_random.gauss(0, 1) for _ in range(len(AXES) + 1)] for _ in range(DIMENSION)]
+
+
+def meaning(text: str) -> list[float]:
+    words = _WORD.findall(text.lower())
+    return normalized([float(sum(word in axis for word in words)) for axis in AXES] + [0.1])
 
 
 def vector(text: str) -> list[float]:
-    words = _WORD.findall(text.lower())
-    raw = [float(sum(word in axis for word in words)) for axis in AXES] + [0.1]
-    length = math.sqrt(sum(x * x for x in raw))
-    return [x / length for x in raw]
+    axes = meaning(text)
+    return normalized([sum(map(mul, row, axes)) for row in _PROJECTION])
 
 
 class FakeEmbeddings:

@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from dataclasses import replace
+from operator import mul
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from builder.embeddings import embed_sections, passage
+from builder.embeddings import VectorCache, embed_sections, passage
 from builder.extract import extract_site
 from tests.fake_embeddings import DIMENSION, MODEL, vector
 from widget.core.docs_index import DocsIndex, Section, load_index
 from widget.core.errors import DocsIndexError
 from widget.core.index_build import Embedded, build_index, split_index
-from widget.core.vectors import encode
+from widget.core.vectors import decode, encode, scorer
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
 QUESTION = "freeze the script for two seconds"
@@ -38,20 +42,23 @@ class FakeClient:
 
 class MemoryCache:
     def __init__(self) -> None:
-        self.rows: dict[str, str] = {}
+        self.rows: dict[str, list[float]] = {}
 
     key = staticmethod(lambda model, text: f"{model}|{text}")
 
-    def get(self, keys: object) -> dict[str, str]:
+    def get(self, keys: object) -> dict[str, list[float]]:
         return {key: self.rows[key] for key in keys if key in self.rows}  # type: ignore[attr-defined]
 
-    def put(self, rows: dict[str, str]) -> None:
+    def put(self, rows: dict[str, list[float]]) -> None:
         self.rows.update(rows)
 
 
+def _embedded(sections: list[Section]) -> Embedded:
+    return embed_sections(sections, FakeClient(), MemoryCache(), progress=io.StringIO())  # type: ignore[arg-type]
+
+
 def _index(sections: list[Section]) -> DocsIndex:
-    made = embed_sections(sections, FakeClient(), MemoryCache())  # type: ignore[arg-type]
-    payload = build_index(sections, "en", made)
+    payload = build_index(sections, "en", _embedded(sections))
     return load_index(json.loads(json.dumps(payload)))
 
 
@@ -78,6 +85,44 @@ def test_a_rebuild_embeds_only_what_changed(tmp_path: Path) -> None:
     assert client.texts[len(sections) :] == [passage(edited[0])]
     assert again.codes[sections[1].address] == first.codes[sections[1].address]
     assert "embedding sections 1/1 (100%)" in quiet.getvalue()
+    assert "\r" not in quiet.getvalue()  # a log gets lines, a terminal one redrawn line
+
+
+def test_the_cache_keeps_whole_vectors_and_drops_an_older_releases_codes(tmp_path: Path) -> None:
+    """Vectors are cached as float32, so another code form needs no new embedding."""
+    path = tmp_path / "cache.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE vectors (key TEXT PRIMARY KEY, code TEXT)")
+    cache = VectorCache(path)
+    cache.put({"a": [0.25, -0.5, 1 / 3]})
+    assert cache.get(["a", "b"]) == {"a": [0.25, -0.5, pytest.approx(1 / 3)]}
+    cache.close()
+    with sqlite3.connect(path) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert "vectors" not in tables
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40).flatmap(
+        lambda n: st.tuples(*[st.lists(st.floats(-1, 1), min_size=n, max_size=n)] * 2)
+    )
+)
+def test_a_sign_code_scores_as_the_cosine_with_its_sign_vector(
+    pair: tuple[list[float], list[float]],
+) -> None:
+    question, section = pair
+    signs = decode(encode(section), len(section))
+    assert [x >= 0 for x in section] == [x > 0 for x in signs]
+    expected = sum(map(mul, question, signs))
+    assert scorer(question)(encode(section)) == pytest.approx(expected, abs=1e-9)
+
+
+def test_an_index_of_another_code_form_is_refused() -> None:
+    payload = build_index(extract_site(SITE).sections, "en", _embedded(extract_site(SITE).sections))
+    payload["embeddings"]["codes"] = "int8"  # type: ignore[index]
+    with pytest.raises(DocsIndexError, match="'int8', not 'sign-bits'; rebuild"):
+        load_index(payload)
 
 
 def test_a_question_vector_of_another_dimension_is_refused() -> None:

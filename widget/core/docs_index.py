@@ -94,7 +94,7 @@ from widget.core.errors import DocsIndexError
 from widget.core.packed import SEPARATOR, unpack
 from widget.core.snippets import snippet
 from widget.core.text import QueryTerm, query_terms, terms
-from widget.core.vectors import similarity
+from widget.core.vectors import CODES, scorer
 
 FORMAT = 6
 #: idf is raised to this power: a rare word still counts most, but one rare
@@ -327,6 +327,11 @@ def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[
     dimension = embeddings.get("dimension") if isinstance(embeddings, dict) else None
     if not (isinstance(model, str) and model and isinstance(dimension, int) and dimension > 0):
         raise DocsIndexError(f"index.json: 'embeddings' is malformed; {_REBUILD}")
+    if embeddings.get("codes") != CODES:
+        raise DocsIndexError(
+            f"index.json: section vectors as {embeddings.get('codes')!r}, not {CODES!r};"
+            f" {_REBUILD} from the same release as the panel"
+        )
     codes = payload["sections"].get("vector", [None] * sections)
     if not (isinstance(codes, list) and len(codes) == sections):
         raise DocsIndexError(f"index.json: the section vectors do not fit; {_REBUILD}")
@@ -831,12 +836,13 @@ class DocsIndex:
                 f" {self.embedding_model} has {self.embedding_dimension}"
             )
         numbers = self._candidates(ranked)
+        similarity = scorer(vector)
         cosine = {}
         for number in numbers:
             code = self._vectors[number]
             if code is None:
                 raise DocsIndexError("a section's vector part was not added: see parts_needed")
-            cosine[number] = similarity(vector, code)
+            cosine[number] = similarity(code)
         lexical = {number: -negated for negated, number in ranked}
         closest: dict[int, int] = {}  # page -> its section closest in meaning
         best_lexical: dict[int, float] = {}

@@ -23,6 +23,7 @@ from widget.core.addresses import translation_key
 from widget.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
 from widget.core.packed import SEPARATOR, pack, unpack
 from widget.core.text import terms
+from widget.core.vectors import CODES
 
 #: Release notes and changelogs, wherever a site keeps them: by their path, or a
 #: blog post (or news item) whose address or title names a version ("Prettier 3.1:
@@ -155,7 +156,11 @@ def build_index(
         },
     }
     if vectors is not None:
-        payload["embeddings"] = {"model": vectors.model, "dimension": vectors.dimension}
+        payload["embeddings"] = {
+            "model": vectors.model,
+            "dimension": vectors.dimension,
+            "codes": CODES,
+        }
         columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
         columns["vector"] = [vectors.codes[section.address] for section in sections]
     return payload

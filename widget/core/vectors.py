@@ -2,20 +2,26 @@
 
 An embedding model maps a section (at build time) and a question (at ask time)
 to unit vectors whose dot product says how close their meanings are. The
-index keeps each section's vector as **int8 with one scale per vector**
-(``encode``): a quarter of float32's bytes, and on the benchmark's dev sets
-(all-MiniLM-L6-v2) it ranks exactly as float32 does, where one bit per
-dimension cost up to 8 points of hit@1. A code is the
-scale (float32, little-endian) then one signed byte per dimension, as base64
-so that it rides in the index's JSON.
+index keeps each section's vector as **one sign bit per dimension** (``encode``),
+and a question, kept whole, is compared with the sign vector (``scorer``): the
+cosine between the question and the section's ±1 vector, which ranks sections
+much as their true cosines do. Why bits: a question fetches the vectors of every
+section of its ten best pages by words, and on the Python docs that was 305 KiB
+gzipped as int8 codes (one byte a dimension and a scale) against a budget of
+100 KB; bits take 40 KiB. On the benchmark's dev sets (nine sets over seven
+sites, all-MiniLM-L6-v2) bits rank as int8 did, question for question but three,
+and a larger model (768 to 3,072 dimensions) loses less to them than a small one
+(bench/retrieval.py --embeddings, and the figures in issue 30's closing note).
 
-    >>> code = encode([0.6, -0.8, 0.0])
-    >>> decoded = decode(code, 3)
-    >>> [round(x, 2) for x in decoded]
-    [0.6, -0.8, 0.0]
-    >>> round(similarity([0.6, -0.8, 0.0], code), 2)
-    1.0
-    >>> decode("not base64!", 3)
+A code is the bits, dimension ``8j + k`` in bit ``k`` of byte ``j`` (set when
+the value is not negative), as base64 so that it rides in the index's JSON.
+
+    >>> code = encode([0.6, -0.8, 0.1])
+    >>> code, decode(code, 3) == [1 / 3**0.5, -1 / 3**0.5, 1 / 3**0.5]
+    ('BQ==', True)
+    >>> round(scorer([0.6, -0.8, 0.0])(code), 4)  # (0.6 + 0.8 + 0) / sqrt(3)
+    0.8083
+    >>> scorer([1.0, 0.0, 0.0])("not base64!")
     Traceback (most recent call last):
     ...
     widget.core.errors.DocsIndexError: a section vector is corrupt; rebuild the index with build.py
@@ -25,14 +31,14 @@ from __future__ import annotations
 
 import binascii
 import math
-import struct
-from array import array
-from collections.abc import Sequence
-from operator import mul
+from collections.abc import Callable, Sequence
+from operator import getitem
 
 from widget.core.errors import DocsIndexError
 
-_SCALE = struct.Struct("<f")
+#: The code form, as the index's ``embeddings.codes`` names it: an index with any
+#: other was made by another release and is rebuilt, never misread.
+CODES = "sign-bits"
 _CORRUPT = "a section vector is corrupt; rebuild the index with build.py"
 
 
@@ -43,35 +49,46 @@ def normalized(vector: Sequence[float]) -> list[float]:
 
 
 def encode(vector: Sequence[float]) -> str:
-    """A unit vector (normalized here) as its int8 code, base64."""
-    unit = normalized(vector)
-    peak = max(map(abs, unit), default=0.0)
-    scale = peak / 127 if peak else 1.0
-    values = array("b", (max(-127, min(127, round(x / scale))) for x in unit))
-    return binascii.b2a_base64(_SCALE.pack(scale) + values.tobytes(), newline=False).decode()
+    """A vector's sign-bit code, base64."""
+    raw = bytearray((len(vector) + 7) // 8)
+    for dimension, value in enumerate(vector):
+        if value >= 0:
+            raw[dimension >> 3] |= 1 << (dimension & 7)
+    return binascii.b2a_base64(bytes(raw), newline=False).decode()
 
 
-def _unpack(code: str, dimension: int) -> tuple[float, array[int]]:
+def _unpack(code: str, dimension: int) -> bytes:
     try:
         raw = binascii.a2b_base64(code)
     except (binascii.Error, ValueError) as err:
         raise DocsIndexError(_CORRUPT) from err
-    if len(raw) != _SCALE.size + dimension:
+    if len(raw) != (dimension + 7) // 8:
         raise DocsIndexError(_CORRUPT)
-    values = array("b")
-    values.frombytes(raw[_SCALE.size :])
-    scale: float = _SCALE.unpack_from(raw)[0]
-    return scale, values
+    return raw
 
 
 def decode(code: str, dimension: int) -> list[float]:
-    """The vector an int8 code stands for (for tests and tools)."""
-    scale, values = _unpack(code, dimension)
-    return [scale * value for value in values]
+    """The unit ±1 vector a code stands for (for tests and tools)."""
+    raw, unit = _unpack(code, dimension), 1 / math.sqrt(dimension)
+    return [unit if raw[d >> 3] >> (d & 7) & 1 else -unit for d in range(dimension)]
 
 
-def similarity(question: Sequence[float], code: str) -> float:
-    """The dot product of a unit ``question`` vector and a section's code: its cosine."""
-    scale, values = _unpack(code, len(question))
-    total: float = sum(map(mul, question, values))
-    return scale * total
+def scorer(question: Sequence[float]) -> Callable[[str], float]:
+    """How close a section's code is to the unit ``question``: its cosine with the
+    section's sign vector. Each byte of a code picks the sum of its eight dimensions
+    from a table made once per question, so a code costs one lookup a byte."""
+    dimension = len(question)
+    tables = []
+    for start in range(0, dimension, 8):
+        table = [0.0]
+        for value in question[start : start + 8]:
+            table += [total + value for total in table]
+        tables.append(table * (256 // len(table)))  # a short last byte ignores high bits
+    whole, unit = sum(question), 1 / math.sqrt(dimension)
+
+    def similarity(code: str) -> float:
+        # The set bits' values count for, the others against: 2 * set - whole.
+        chosen = sum(map(getitem, tables, _unpack(code, dimension)))
+        return (2 * chosen - whole) * unit
+
+    return similarity
