@@ -44,7 +44,13 @@ from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
-from widget.core.config import DEFAULTS, SHORTCUT_PATTERN, STORAGE_NAMES, STORAGE_PREFIX_PATTERN
+from widget.core.config import (
+    DEFAULTS,
+    LANGUAGE_PATTERN,
+    SHORTCUT_PATTERN,
+    STORAGE_NAMES,
+    STORAGE_PREFIX_PATTERN,
+)
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from widget.core.index_build import split_index
@@ -336,18 +342,21 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     runtime_lane = [manifest["worker"], manifest["pyodide"], zstd_decoder, module + ".zst"]
     runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
     wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
-    # The loader needs the storage keys and the shortcut before the worker exists (to
-    # see a conversation to restore, to open on the key), judged as the config does.
+    # The loader needs the storage keys, the shortcut and the language before the worker
+    # exists (to see a conversation to restore, to open on the key, to label the
+    # launcher), judged as the config does.
     storage = {
         "pattern": STORAGE_PREFIX_PATTERN,
         "fallback": DEFAULTS.storage_prefix,
         "names": list(STORAGE_NAMES),
     }
     shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
+    language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
     embedded = {
         "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
+        "language": language,
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),

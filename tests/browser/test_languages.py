@@ -37,6 +37,7 @@ FR, AR = table("fr"), table("ar")
         ('"auto"', 'lang="nl"', "zh-CN", "zh"),  # the first that has a table
         ('"auto"', 'lang="nl"', "sv-SE", "en"),
         ("42", 'lang="ES"', "en-US", "es"),  # a value the config rejects counts as "auto"
+        ('"pt_BR"', 'lang="es"', "en-US", "es"),  # so does a POSIX locale name
     ],
 )
 def test_the_launcher_speaks_the_chosen_language(

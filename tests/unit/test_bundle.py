@@ -78,8 +78,9 @@ def wasm_path(files: dict[str, bytes]) -> str:
 CANDIDATES = {
     "storagePrefix": ["docs-panel", "acme.docs", "A_b-9", "my docs", "", "x" * 40, "x" * 41, "é"],
     "shortcut": ["/", "k", "K", ".", " ", "", "ctrl+k", "kk", "\n"],
+    "language": ["auto", "en", "pt-BR", "zh-Hant-TW", "pt_BR", "", "e", "english", "en-", "Auto"],
 }
-RULES = {"storagePrefix": "storage", "shortcut": "shortcut"}  # config key: manifest entry
+RULES = {"storagePrefix": "storage", "shortcut": "shortcut", "language": "language"}
 
 
 @pytest.mark.parametrize("key", sorted(CANDIDATES))

@@ -6,6 +6,7 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
+  //  language: {pattern, fallback},
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
@@ -32,7 +33,10 @@
     const p = typeof tag === "string" ? tag.split(/[-_]/)[0].toLowerCase() : "";
     return /^[a-z]{2,3}$/.test(p) ? p : ""; // auto is no language tag
   };
-  const chosen = primary(cfg.language);
+  const configured = typeof cfg.language === "string"
+    && new RegExp("^(?:" + M.language.pattern + ")$").test(cfg.language)
+    ? cfg.language : M.language.fallback; // "pt_BR" is refused here as in the config
+  const chosen = primary(configured);
   const language = chosen ? (M.words[chosen] ? chosen : "en")
     : [d.documentElement.lang, ...(navigator.languages || [])].map(primary)
       .find((p) => M.words[p]) || "en";

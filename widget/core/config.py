@@ -42,6 +42,9 @@ HISTORY_MAX_RANGE: Final = (1, 200)
 HISTORY_MAX_BYTES_RANGE: Final = (16_384, 10_485_760)
 STORAGE_PREFIX_MAX_LENGTH: Final = 40
 IDLE_TIMEOUT_RANGE: Final = (1, 600)
+LANGUAGE_PATTERN: Final = r"auto|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*"
+"""``auto`` or a BCP 47 tag ("pt-BR", never the POSIX "pt_BR"); build.py writes it into
+embed.js, which picks the launcher's words before the worker checks the config."""
 SHORTCUT_PATTERN: Final = r"[^\s]"
 """A shortcut is one key (used with Ctrl or ⌘); like the prefix rule, build.py writes
 it into embed.js, which listens for the key before the panel is loaded."""
@@ -126,7 +129,7 @@ class ParsedConfig:
 DEFAULTS: Final = Config()
 
 _ROOT: Final = "docsPanel"
-_LANGUAGE_TAG: Final = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+_LANGUAGE: Final = re.compile(LANGUAGE_PATTERN)
 _STORAGE_PREFIX: Final = re.compile(STORAGE_PREFIX_PATTERN)
 _SHORTCUT: Final = re.compile(SHORTCUT_PATTERN)
 _JS_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -342,7 +345,7 @@ def _site_path(value: object) -> object:
 
 
 def _language(value: object) -> object:
-    if isinstance(value, str) and (value == "auto" or _LANGUAGE_TAG.fullmatch(value)):
+    if isinstance(value, str) and _LANGUAGE.fullmatch(value):
         return value
     return _INVALID
 
