@@ -39,6 +39,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import get_args
 
 from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
@@ -50,6 +51,7 @@ from widget.core.config import (
     SHORTCUT_PATTERN,
     STORAGE_NAMES,
     STORAGE_PREFIX_PATTERN,
+    Preload,
 )
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
@@ -342,9 +344,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     runtime_lane = [manifest["worker"], manifest["pyodide"], zstd_decoder, module + ".zst"]
     runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
     wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
-    # The loader needs the storage keys, the shortcut and the language before the worker
-    # exists (to see a conversation to restore, to open on the key, to label the
-    # launcher), judged as the config does.
+    # The loader needs the storage keys, the shortcut, the language and when to preload
+    # before the worker exists (to see a conversation to restore, to open on the key, to
+    # label the launcher, to fetch the runtimes), judged as the config does.
     storage = {
         "pattern": STORAGE_PREFIX_PATTERN,
         "fallback": DEFAULTS.storage_prefix,
@@ -352,11 +354,13 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     }
     shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
     language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
+    preload = {"values": list(get_args(Preload)), "fallback": DEFAULTS.preload}
     embedded = {
         "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
         "language": language,
+        "preload": preload,
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),

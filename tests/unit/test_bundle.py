@@ -100,6 +100,15 @@ def test_the_loader_judges_values_as_the_config_does(files: dict[str, bytes], ke
     assert in_javascript == in_python
 
 
+def test_the_loader_preloads_as_the_config_says(files: dict[str, bytes]) -> None:
+    """embed.js's preload choices and default are the config's."""
+    rule = embedded(files)["preload"]
+    assert rule["fallback"] == config_to_json(DEFAULTS)["preload"]
+    candidates = ["intent", "idle", "none", "Idle", "eager", "", None, 1]
+    in_loader = [value in rule["values"] for value in candidates]
+    assert in_loader == [not parse_config({"preload": value}).errors for value in candidates]
+
+
 def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, bytes]) -> None:
     """embed.js gets the key names the worker's config uses."""
     assert embedded(files)["storage"]["names"] == list(STORAGE_NAMES)

@@ -6,7 +6,7 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
-  //  language: {pattern, fallback},
+  //  language: {pattern, fallback}, preload: {values, fallback},
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
@@ -49,7 +49,7 @@
     config = JSON.stringify("unserializable: " + e.message);
   }
   // A bad value is reported by the worker's config check; until then, the default.
-  const preload = ["intent", "idle", "none"].find((p) => cfg.preload === p) || "intent";
+  const preload = M.preload.values.includes(cfg.preload) ? cfg.preload : M.preload.fallback;
 
   const host = d.createElement("div");
   host.setAttribute("data-docs-panel", "");
