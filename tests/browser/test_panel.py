@@ -185,6 +185,10 @@ def test_a_runtime_file_that_cannot_load_is_said_not_waited_for(
     failed = re.compile(r"could not start\. Reload the page")
     first = page.locator("article").filter(has_text="rate limits")
     expect(first.get_by_role("alert")).to_have_text(failed, timeout=READY_TIMEOUT_MS)
+    # Logged before the alert is drawn, so already seen: required, not only allowed.
+    assert [e for e in watch.console_errors if re.search(said + f".*{cause}", e)], (
+        watch.console_errors
+    )
     expect(page.get_by_role("progressbar")).to_have_count(0)
     ask(page, "retries")  # asked once the start has failed: told at once, never queued
     expect(page.locator("article").filter(has_text="retries").get_by_role("alert")).to_have_text(
