@@ -145,12 +145,16 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
 ) -> None:
     """Stop aborts the request; the turn keeps its text, says Stopped, and can be asked again."""
-    endpoint.queue(hang("The first half of the answer [1]"), stream("Second try, whole [1]."))
+    endpoint.queue(
+        hang("The first half of the answer [1]", probe_s=0.1), stream("Second try, whole [1].")
+    )
     chat_page(page, site)
     page.get_by_label("Search in").select_option(label="API")
     ask(page, "retry a job")
     expect(page.locator(".turn .answer")).to_contain_text("first half", timeout=READY_TIMEOUT_MS)
+    assert not endpoint.closed.is_set()
     page.get_by_role("button", name="Stop").click()
+    assert endpoint.closed.wait(10), "Stop left the request open"
     expect(page.get_by_text("Stopped", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Send")).to_be_visible()
     assert answer_text(page).strip() == "The first half of the answer [1]"
