@@ -20,6 +20,7 @@ from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
+    WRITES,
     ask,
     open_history,
     open_panel,
@@ -250,7 +251,9 @@ def test_save_on_unload_off_keeps_no_answer_in_flight(
     """history.saveOnUnload: false: no checkpoints, and a reload drops the streaming answer."""
     config = "{chat: true, history: {saveOnUnload: false}}"
     ask_into_a_stall(page, site, endpoint, "Not to be kept [1]", config)
-    page.wait_for_timeout(2_500)  # past a checkpoint's interval
+    # The shell still offers the checkpoint CHECKPOINT_S in; once that write is done:
+    writes = page.evaluate(WRITES)
+    page.wait_for_function(f"{WRITES} > {writes}", timeout=READY_TIMEOUT_MS)
     assert turns(page) == []
     page.reload()
     expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
