@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 import threading
+import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,7 @@ def test_a_host_that_labels_zst_files_zstd_works(page: Page, watch: Watch, zstd_
 HOST = "http://docs.test"
 
 
-def from_site(site: Site) -> object:
+def from_site(site: Site) -> Callable[[Route], None]:
     """Answers requests to HOST from ``site``'s server, as a plain HTTP host would."""
 
     def answer(route: Route) -> None:
@@ -125,7 +126,7 @@ def test_a_page_without_cache_storage_starts_cold_every_time(
     """Served over plain HTTP (not a secure context: no Cache Storage, no locks), the
     panel answers, and answers again after a reload from a cold start, with no error."""
     watch.origin = HOST
-    page.context.route(f"{HOST}/**", from_site(site))  # type: ignore[arg-type]
+    page.context.route(f"{HOST}/**", from_site(site))
     page.goto(HOST + "/")
     assert page.evaluate("!window.isSecureContext && !('caches' in window)")
     open_panel(page)
