@@ -61,18 +61,22 @@ def stream(
     return reply
 
 
-def hang(text: str, *, size: int = 4, probe_s: float | None = None) -> Script:
+def hang(text: str, *, size: int = 4, probe_s: float | None = None, cue: bool = False) -> Script:
     """Streams ``text``, then keeps the connection open until the test releases it.
 
     With ``probe_s``, an SSE comment goes out that often, so that a connection the
     panel closed is noticed (a write to it fails): ``endpoint.closed`` is then set.
+    With ``cue``, probing starts only once the test sets ``endpoint.cue``, so that
+    its bytes do not keep an idle answer alive.
     """
 
     def reply(endpoint: FakeEndpoint) -> ChatReply:
         def chunks() -> Iterator[bytes]:
             yield event({"role": "assistant"})
             yield from content_events(text, size=size, delay_s=0.0)
-            if probe_s is None:
+            if cue:
+                endpoint.cue.wait(HANG_LIMIT_S)
+            if probe_s is None or endpoint.released.is_set():
                 endpoint.released.wait(HANG_LIMIT_S)
                 raise DropConnection
             try:
@@ -119,13 +123,16 @@ class FakeEndpoint:
         self.requests: list[dict[str, object]] = []
         self.released = threading.Event()
         self.closed = threading.Event()  # a probing hang's connection was closed by the panel
+        self.cue = threading.Event()  # a hang(cue=True) may start probing
 
     def reset(self) -> None:
         self.released.set()  # let a connection a test left hanging go
+        self.cue.set()
         self.scripts.clear()
         self.requests.clear()
         self.released = threading.Event()
         self.closed = threading.Event()
+        self.cue = threading.Event()
 
     def queue(self, *scripts: Script) -> None:
         self.scripts.extend(scripts)

@@ -327,10 +327,12 @@ def test_a_stalled_endpoint_is_given_up_after_idle_timeout(
     page: Page, site: Site, endpoint: FakeEndpoint
 ) -> None:
     """No byte for idleTimeout seconds: the request is aborted and the turn becomes results."""
-    endpoint.queue(hang("The first half [1]"))
+    endpoint.queue(hang("The first half [1]", probe_s=0.1, cue=True))
     chat_page(page, site, "{chat: true, idleTimeout: 2}")
     ask(page, "How do I retry a failed job?")
     expect(page.get_by_text("could not answer just now")).to_be_visible(timeout=READY_TIMEOUT_MS)
+    endpoint.cue.set()  # the panel has given up: probe the connection
+    assert endpoint.closed.wait(10), "the given-up request was left open"
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
     page.wait_for_function(STORED_AS_SHOWN, arg=1, timeout=READY_TIMEOUT_MS)
     assert [t["status"] for t in settled_turns(page, 1)] == ["results"]
