@@ -6,6 +6,7 @@ what the next requests get; with nothing queued, the demo endpoint answers::
 
     endpoint.queue(stream("Use `retry()` [1].", delay_s=0.05))
     endpoint.queue(hang("Partial [1]"))        # streams, then waits until released
+    endpoint.queue(hang("Partial [1]", probe_s=0.1))  # ... and sets endpoint.closed on abort
     endpoint.queue(http_error(500))
     endpoint.queue(http_error(429, retry_after="3"))
     endpoint.requests[-1]["messages"]           # what the panel sent
@@ -60,14 +61,30 @@ def stream(
     return reply
 
 
-def hang(text: str, *, size: int = 4) -> Script:
-    """Streams ``text``, then keeps the connection open until the test releases it."""
+def hang(text: str, *, size: int = 4, probe_s: float | None = None, cue: bool = False) -> Script:
+    """Streams ``text``, then keeps the connection open until the test releases it.
+
+    With ``probe_s``, an SSE comment goes out that often, so that a connection the
+    panel closed is noticed (a write to it fails): ``endpoint.closed`` is then set.
+    With ``cue``, probing starts only once the test sets ``endpoint.cue``, so that
+    its bytes do not keep an idle answer alive.
+    """
 
     def reply(endpoint: FakeEndpoint) -> ChatReply:
         def chunks() -> Iterator[bytes]:
             yield event({"role": "assistant"})
             yield from content_events(text, size=size, delay_s=0.0)
-            endpoint.released.wait(HANG_LIMIT_S)
+            if cue:
+                endpoint.cue.wait(HANG_LIMIT_S)
+            if probe_s is None or endpoint.released.is_set():
+                endpoint.released.wait(HANG_LIMIT_S)
+                raise DropConnection
+            try:
+                while not endpoint.released.wait(probe_s):
+                    yield b": still here\n\n"
+            except GeneratorExit:  # the server stopped sending: the reader closed it
+                endpoint.closed.set()
+                raise
             raise DropConnection
 
         return ChatReply(200, chunks())
@@ -105,12 +122,17 @@ class FakeEndpoint:
         self.scripts: list[Script] = []
         self.requests: list[dict[str, object]] = []
         self.released = threading.Event()
+        self.closed = threading.Event()  # a probing hang's connection was closed by the panel
+        self.cue = threading.Event()  # a hang(cue=True) may start probing
 
     def reset(self) -> None:
         self.released.set()  # let a connection a test left hanging go
+        self.cue.set()
         self.scripts.clear()
         self.requests.clear()
         self.released = threading.Event()
+        self.closed = threading.Event()
+        self.cue = threading.Event()
 
     def queue(self, *scripts: Script) -> None:
         self.scripts.extend(scripts)

@@ -94,7 +94,8 @@ def archive(page: Page) -> dict[str, list[str]]:
 
 
 def settled_archive(page: Page, expected: list[list[str]]) -> list[list[str]]:
-    """The stored conversations' questions (sorted), once they equal ``expected`` or 10 s pass.
+    """The stored conversations' questions (sorted), once they equal ``expected``; an
+    AssertionError naming what was stored if they do not within 10 s.
 
     Writes happen just after an answer shows, so tests wait for storage to catch up.
     """
@@ -102,9 +103,9 @@ def settled_archive(page: Page, expected: list[list[str]]) -> list[list[str]]:
     for _ in range(50):
         found = sorted(archive(page).values())
         if found == sorted(expected):
-            break
+            return found
         page.wait_for_timeout(200)
-    return found
+    raise AssertionError(f"stored {found}, expected {sorted(expected)}")
 
 
 def open_history(page: Page, words: dict[str, str] = EN) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
+from collections.abc import Callable
+from email.utils import formatdate
 from pathlib import Path
 
 import pytest
@@ -12,10 +15,12 @@ from markdown_it.utils import read_fixture_file
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
+from builder.serve import ChatReply
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
 from tests.browser.reader import (
     READY_TIMEOUT_MS,
+    WRITES,
     ask,
     open_history,
     open_panel,
@@ -145,12 +150,16 @@ def test_stop_keeps_what_arrived_and_ask_again_repeats_the_question(
     page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
 ) -> None:
     """Stop aborts the request; the turn keeps its text, says Stopped, and can be asked again."""
-    endpoint.queue(hang("The first half of the answer [1]"), stream("Second try, whole [1]."))
+    endpoint.queue(
+        hang("The first half of the answer [1]", probe_s=0.1), stream("Second try, whole [1].")
+    )
     chat_page(page, site)
     page.get_by_label("Search in").select_option(label="API")
     ask(page, "retry a job")
     expect(page.locator(".turn .answer")).to_contain_text("first half", timeout=READY_TIMEOUT_MS)
+    assert not endpoint.closed.is_set()
     page.get_by_role("button", name="Stop").click()
+    assert endpoint.closed.wait(10), "Stop left the request open"
     expect(page.get_by_text("Stopped", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Send")).to_be_visible()
     assert answer_text(page).strip() == "The first half of the answer [1]"
@@ -242,7 +251,9 @@ def test_save_on_unload_off_keeps_no_answer_in_flight(
     """history.saveOnUnload: false: no checkpoints, and a reload drops the streaming answer."""
     config = "{chat: true, history: {saveOnUnload: false}}"
     ask_into_a_stall(page, site, endpoint, "Not to be kept [1]", config)
-    page.wait_for_timeout(2_500)  # past a checkpoint's interval
+    # The shell still offers the checkpoint CHECKPOINT_S in; once that write is done:
+    writes = page.evaluate(WRITES)
+    page.wait_for_function(f"{WRITES} > {writes}", timeout=READY_TIMEOUT_MS)
     assert turns(page) == []
     page.reload()
     expect(page.get_by_role("region", name="Docs assistant")).to_be_visible()
@@ -316,30 +327,75 @@ def test_a_stalled_endpoint_is_given_up_after_idle_timeout(
     page: Page, site: Site, endpoint: FakeEndpoint
 ) -> None:
     """No byte for idleTimeout seconds: the request is aborted and the turn becomes results."""
-    endpoint.queue(hang("The first half [1]"))
+    endpoint.queue(hang("The first half [1]", probe_s=0.1, cue=True))
     chat_page(page, site, "{chat: true, idleTimeout: 2}")
     ask(page, "How do I retry a failed job?")
     expect(page.get_by_text("could not answer just now")).to_be_visible(timeout=READY_TIMEOUT_MS)
+    endpoint.cue.set()  # the panel has given up: probe the connection
+    assert endpoint.closed.wait(10), "the given-up request was left open"
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
     page.wait_for_function(STORED_AS_SHOWN, arg=1, timeout=READY_TIMEOUT_MS)
     assert [t["status"] for t in settled_turns(page, 1)] == ["results"]
 
 
+# When "Ask again" is first seen, and whether it was off then; when it turns on (Date.now()).
+WATCH_ASK_AGAIN = """() => {
+  const root = document.querySelector('[data-docs-panel]').shadowRoot;
+  const seen = (window.__askAgain = {});
+  const look = () => {
+    const again = [...root.querySelectorAll('.turn button')].find(
+      b => b.textContent.trim() === 'Ask again');
+    if (!again) return;
+    seen.shown ??= [Date.now(), again.disabled];
+    if (!again.disabled) seen.enabled ??= Date.now();
+  };
+  new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true});
+}"""
+
+
+@pytest.mark.parametrize(
+    ("status", "header", "wait_s"),
+    [
+        (429, lambda now: "3", 3),
+        (503, lambda now: "3", 3),
+        (503, lambda now: formatdate(now + 4, usegmt=True), 3),
+    ],
+    ids=["429-seconds", "503-seconds", "503-http-date"],
+)
 def test_a_throttled_endpoint_says_when_to_ask_again(
-    page: Page, site: Site, endpoint: FakeEndpoint, watch: Watch
+    page: Page,
+    site: Site,
+    endpoint: FakeEndpoint,
+    watch: Watch,
+    status: int,
+    header: Callable[[float], str],
+    wait_s: int,
 ) -> None:
-    """HTTP 429 with Retry-After: the wait is named and Ask again stays off until then."""
-    watch.expect_bad_request(r"HTTP 429: .*/api/chat")
-    endpoint.queue(http_error(429, retry_after="3"))
+    """HTTP 429, or 503 with Retry-After in seconds or as a date: the wait is named and
+    Ask again stays off until then (timed by the page's own clock from the endpoint's
+    reply, so a slow machine only makes it later; an HTTP date counts whole seconds,
+    hence at least ``wait_s``, not 4)."""
+    watch.expect_bad_request(rf"HTTP {status}: .*/api/chat")
+    replied: list[float] = []
+
+    def throttled(fake: FakeEndpoint) -> ChatReply:
+        replied.append(time.time())
+        return http_error(status, retry_after=header(replied[0]))(fake)
+
+    endpoint.queue(throttled)
     chat_page(page, site)
+    page.evaluate(WATCH_ASK_AGAIN)
     ask(page, "How do I retry a failed job?")
-    notice = page.get_by_text("Too many questions right now. Try again in 3 s.")
+    notice = page.get_by_text(re.compile(r"Too many questions right now\. Try again in [34] s\."))
     expect(notice).to_be_visible(timeout=READY_TIMEOUT_MS)
     expect(page.get_by_role("list", name="Search results")).to_have_count(1)
-    again = page.get_by_role("button", name="Ask again")
-    expect(again).to_be_disabled()
-    expect(again).to_be_enabled(timeout=10_000)
-    again.click()
+    page.wait_for_function("() => window.__askAgain.enabled", timeout=(wait_s + 20) * 1000)
+    seen = page.evaluate("window.__askAgain")
+    (reply_ms,) = (1000 * t for t in replied)
+    shown_ms, off_when_shown = seen["shown"]
+    assert off_when_shown or shown_ms >= reply_ms + wait_s * 1000, seen
+    assert seen["enabled"] >= reply_ms + wait_s * 1000, (seen, reply_ms)
+    page.get_by_role("button", name="Ask again").click()
     wait_answered(page, 2)
     assert "Demo answer" in answer_text(page)
 

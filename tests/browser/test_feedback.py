@@ -77,7 +77,8 @@ def log(page: Page) -> list[dict[str, object]]:
 def reports(
     page: Page, posts: list[str], feedback: FakeFeedback, count: int, wait_s: float = 10.0
 ) -> list[dict[str, object]]:
-    """The reports received, once ``count`` POSTs have ended (or ``wait_s`` has passed)."""
+    """The reports received, once ``count`` POSTs have ended (or ``wait_s`` has passed:
+    the assertions on them then fail)."""
     deadline = time.monotonic() + wait_s
     while len(posts) < count and time.monotonic() < deadline:
         page.wait_for_timeout(100)  # lets Playwright deliver the request events
@@ -88,17 +89,30 @@ def reports(
     ("send", "sent"), [("all", ["up", "down"]), ("negative", ["down"]), ("none", [])]
 )
 def test_feedback_send_decides_which_votes_are_posted(
-    page: Page, site: Site, feedback: FakeFeedback, send: str, sent: list[str]
+    page: Page,
+    site: Site,
+    endpoint: FakeEndpoint,
+    feedback: FakeFeedback,
+    send: str,
+    sent: list[str],
 ) -> None:
     """Helpful then Not helpful: every vote is kept locally, only allowed ones are POSTed."""
-    posts = voting_page(page, site, send)
-    ask_and_wait(page, "retry a failed job")
+    posts = voting_page(page, site, send, chat=True)
+    issued: list[str] = []
+    page.on("request", lambda r: issued.append(r.url) if "/api/feedback" in r.url else None)
+    ask(page, "retry a failed job")
+    expect(votes(page)).to_be_visible(timeout=READY_TIMEOUT_MS)
     vote(page, "Helpful")
     expect(vote_button(page, "Helpful")).to_have_attribute("aria-pressed", "true")
     vote(page, "Not helpful")
     expect(vote_button(page, "Helpful")).to_have_attribute("aria-pressed", "false")
     expect(vote_button(page, "Not helpful")).to_have_attribute("aria-pressed", "true")
-    received = reports(page, posts, feedback, len(sent), wait_s=10.0 if sent else 1.5)
+    # The worker starts its fetches in order, and a report's POST starts as its vote
+    # is handled: once the next question's request is out, any report is out too.
+    with page.expect_request(lambda r: "/api/chat" in r.url, timeout=READY_TIMEOUT_MS):
+        ask(page, "schedule a cron job")
+    assert len(issued) == len(sent), issued
+    received = reports(page, posts, feedback, len(sent))
     assert [r["vote"] for r in received] == sent
     assert len({r["id"] for r in received}) <= 1  # a changed vote keeps its id
     entries = log(page)

@@ -214,7 +214,12 @@ def test_history_disabled_records_nothing(page: Page, site: Site) -> None:
     wait_ready(page)
     ask_and_wait(page, "retry a failed job", stored=False)
     page.get_by_role("textbox", name="Ask a question").fill("a draft")
-    page.wait_for_timeout(800)
+    # A recording tab typed into after this one has stored its draft: this one's would be
+    # stored by then too.
+    control = page.context.new_page()
+    fresh(control, site.url)
+    control.get_by_role("textbox", name="Ask a question").fill("a later draft")
+    control.wait_for_function("sessionStorage.getItem('docs-panel.composer.draft') !== null")
     assert {name: stored(page, name) for name in KEYS} == dict.fromkeys(KEYS)
 
 
@@ -368,9 +373,14 @@ def test_a_delete_in_another_tab_is_not_undone(context: BrowserContext, site: Si
     ask_and_wait(owner, "dead jobs")
     fresh(other, site.url)
     assert history_titles(other) == ["retry a failed job"]
+    owner.evaluate("window.__storage = 0; addEventListener('storage', () => __storage++)")
     other.get_by_role("button", name="Delete conversation").click()
     expect(other.get_by_text("No conversations yet.")).to_be_visible()
-    owner.wait_for_timeout(1_000)  # time for the owner's storage event to be handled
+    # The owner's panel heard the event before this listener (added later), and asked its
+    # worker whether it regressed; two history lists later, both worker round trips queued
+    # behind that check and the write it would start, a write-back would be done.
+    owner.wait_for_function("window.__storage > 0")
+    assert history_titles(owner) == [] and history_titles(owner) == []
     assert archive(other) == {} and archive(owner) == {}
     assert history_titles(other) == []
     ask_and_wait(owner, "rate limits")

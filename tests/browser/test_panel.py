@@ -185,6 +185,10 @@ def test_a_runtime_file_that_cannot_load_is_said_not_waited_for(
     failed = re.compile(r"could not start\. Reload the page")
     first = page.locator("article").filter(has_text="rate limits")
     expect(first.get_by_role("alert")).to_have_text(failed, timeout=READY_TIMEOUT_MS)
+    # Logged before the alert is drawn, so already seen: required, not only allowed.
+    assert [e for e in watch.console_errors if re.search(said + f".*{cause}", e)], (
+        watch.console_errors
+    )
     expect(page.get_by_role("progressbar")).to_have_count(0)
     ask(page, "retries")  # asked once the start has failed: told at once, never queued
     expect(page.locator("article").filter(has_text="retries").get_by_role("alert")).to_have_text(
@@ -270,9 +274,7 @@ def test_the_shortcut_opens_and_escape_closes_layer_by_layer(page: Page, site: S
     page.goto(url)
     launcher = page.get_by_role("button", name="Ask the docs")
     expect(launcher).to_have_attribute("aria-keyshortcuts", "Control+/")
-    page.get_by_role("textbox", name="Page search").press("Control+/")
-    page.wait_for_timeout(300)
-    expect(page.get_by_role("region", name="Docs assistant")).to_have_count(0)
+    left_alone(page, lambda: page.get_by_role("textbox", name="Page search").press("Control+/"))
 
     page.get_by_role("heading", name="keys").click()  # focus back on the page itself
     page.keyboard.press("Control+/")
@@ -291,3 +293,32 @@ def test_the_shortcut_opens_and_escape_closes_layer_by_layer(page: Page, site: S
     expect(launcher).to_be_focused()  # the page had no focused control: the launcher
     page.keyboard.press("Control+/")
     expect(box).to_be_focused()
+
+
+# Records each Ctrl+/ as the page sees it once the panel's document listener is done.
+PAGE_KEYS = """() => { window.__keys = [];
+  addEventListener("keydown", e => { if (e.key === "/") __keys.push(e.defaultPrevented); }); }"""
+
+
+def left_alone(page: Page, press: Callable[[], None]) -> None:
+    """``press`` a Ctrl+/ that the panel must leave to the page: once the page's own
+    listener has it, it is not prevented, the launcher did not start, no panel."""
+    page.evaluate(PAGE_KEYS)
+    press()
+    page.wait_for_function("window.__keys.length === 1")
+    assert page.evaluate("window.__keys") == [False]
+    launcher = page.get_by_role("button", name="Ask the docs")
+    expect(launcher).not_to_have_attribute("aria-busy", "true")
+    expect(page.get_by_role("region", name="Docs assistant")).to_have_count(0)
+
+
+def test_shortcut_null_leaves_ctrl_slash_to_the_page(page: Page, site: Site, watch: Watch) -> None:
+    """With shortcut: null, Ctrl+/ is the page's: not prevented, nothing opens or loads,
+    and the launcher announces no shortcut."""
+    page.goto(site.page_with_config("no-shortcut", "{chat: false, shortcut: null}"))
+    launcher = page.get_by_role("button", name="Ask the docs")
+    expect(launcher).to_be_visible()
+    expect(launcher).not_to_have_attribute("aria-keyshortcuts", re.compile("."))
+    page.get_by_role("heading", name="no-shortcut").click()
+    left_alone(page, lambda: page.keyboard.press("Control+/"))
+    assert not [url for url in watch.requests if RUNTIME.search(url)]

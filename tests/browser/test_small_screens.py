@@ -65,6 +65,19 @@ def test_on_a_phone_the_panel_is_a_full_screen_sheet(phone: Page, site: Site) ->
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+# Resolves two frames after the page's next wheel event: a scroll it causes has begun.
+NEXT_WHEEL = """() => { window.__wheeled = new Promise(done => addEventListener("wheel",
+  () => requestAnimationFrame(() => requestAnimationFrame(done)), { once: true })); }"""
+
+
+def wheel_and_a_frame(page: Page) -> None:
+    """Scroll 600 px with the wheel where the mouse is, and wait until it has had a
+    frame to move the page."""
+    page.evaluate(NEXT_WHEEL)
+    page.mouse.wheel(0, 600)
+    page.evaluate("window.__wheeled")
+
+
 def test_the_page_behind_the_sheet_does_not_scroll(phone: Page, site: Site) -> None:
     """While the sheet is open a swipe over it leaves the page where it was; closed, the
     page scrolls again and its own overflow style is back."""
@@ -73,13 +86,12 @@ def test_the_page_behind_the_sheet_does_not_scroll(phone: Page, site: Site) -> N
     open_panel(phone)
     assert phone.evaluate(overflow) == "hidden"
     phone.mouse.move(195, 200)
-    phone.mouse.wheel(0, 600)
-    phone.wait_for_timeout(300)
+    wheel_and_a_frame(phone)
     assert phone.evaluate("scrollY") == 0
     phone.get_by_role("button", name="Close").click()
     assert phone.evaluate("document.documentElement.style.overflow") == ""
-    phone.mouse.wheel(0, 600)
-    phone.wait_for_function("scrollY > 0")
+    wheel_and_a_frame(phone)
+    assert phone.evaluate("scrollY") > 0  # the same wait is long enough to see a scroll
 
 
 def test_the_sheet_follows_the_visual_viewport(phone: Page, site: Site) -> None:

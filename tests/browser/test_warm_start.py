@@ -44,6 +44,7 @@ JUNK_WASM = """async ([name, url]) => {
 
 QUESTION = "retry a failed job with jitter"
 WARM = "performance.getEntriesByName('docs-panel:warm').length"
+LOADED = "performance.getEntriesByName('docs-panel:loader').length"
 
 
 # What a warm start keeps besides the memory copy, by the start of each file's name.
@@ -70,15 +71,17 @@ def kept_copies(page: Page, *, larger_than: int = 1_000_000) -> dict[str, list[A
 
 
 def started_warm(page: Page) -> bool:
-    """Whether the panel's worker restored a kept copy (PyScript's short-lived probe
-    workers may be gone by the time they are asked)."""
+    """Whether the panel's worker (the one whose loader ran) restored a kept copy;
+    an error if no worker is the panel's. PyScript's short-lived probe workers may be
+    gone by the time they are asked."""
     for worker in page.workers:
         try:
-            if worker.evaluate(WARM):
-                return True
+            loaded, warm = worker.evaluate(f"[{LOADED}, {WARM}]")
         except PlaywrightError:
             continue
-    return False
+        if loaded:
+            return bool(warm)
+    raise AssertionError(f"none of the page's {len(page.workers)} workers ran the panel's loader")
 
 
 def test_the_next_visit_starts_warm_and_a_cut_copy_starts_cold(page: Page, site: Site) -> None:

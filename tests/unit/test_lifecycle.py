@@ -14,6 +14,7 @@ from widget.core.lifecycle import (
     BOOTING,
     CHECKPOINT_S,
     IDLE,
+    OUTCOMES,
     SETTLED,
     STOPPING,
     STREAMING,
@@ -23,8 +24,46 @@ from widget.core.lifecycle import (
     Lifecycle,
 )
 
-STATES = sorted({state for state, _ in TRANSITIONS} | set(TRANSITIONS.values()))
-EVENTS = sorted({event for _, event in TRANSITIONS})
+# The table as DESIGN 3 and the README tell the stories, written out by hand so that
+# a wrong entry in TRANSITIONS fails here: state, then "event → next" for each event
+# it takes (every other event raises).
+EXPECTED_TABLE = """
+booting     ask→waiting ready→idle discard→booting stop→booting broken→unavailable
+waiting     ask→waiting ready→idle discard→booting stop→waiting broken→unavailable
+unavailable ask→unavailable discard→unavailable stop→unavailable
+idle        ask→asking discard→idle stop→idle
+asking      ask→asking stream→streaming results→settled failed→settled stop→stopping
+            discard→asking
+streaming   ask→streaming update→streaming stop→stopping end_done→settled
+            end_error→settled discard→streaming
+stopping    ask→stopping stream→stopping results→settled failed→settled update→stopping
+            stop→stopping end_done→settled end_error→settled discard→stopping
+settled     ask→settled stop→settled stored→idle discard→settled
+"""
+EXPECTED_OUTCOMES = {
+    ("streaming", "end_done"): "done",
+    ("streaming", "end_error"): "failed",
+    ("stopping", "end_done"): "done",
+    ("stopping", "end_error"): "stopped",
+}
+
+
+def expected_transitions() -> dict[tuple[str, str], str]:
+    table: dict[tuple[str, str], str] = {}
+    state = ""
+    for line in EXPECTED_TABLE.strip().splitlines():
+        words = line.split()
+        if not line.startswith(" "):
+            state = words.pop(0)
+        for move in words:
+            event, after = move.split("→")
+            table[(state, event)] = after
+    return table
+
+
+EXPECTED = expected_transitions()
+STATES = sorted({state for state, _ in EXPECTED} | set(EXPECTED.values()))
+EVENTS = sorted({event for _, event in EXPECTED})
 IN_FLIGHT = json.dumps({"question": "how do I retry?", "status": "stopped", "answer": ""})
 
 
@@ -42,14 +81,21 @@ def at(state: str, clock: Clock | None = None) -> Lifecycle:
     return answer
 
 
-@pytest.mark.parametrize(("state", "event"), sorted(TRANSITIONS))
-def test_each_allowed_event_moves_where_the_table_says(state: str, event: str) -> None:
-    """Every (state, event) in the table leads to its listed state."""
-    assert at(state).handle(event) == TRANSITIONS[(state, event)]
+def test_the_table_is_the_one_the_stories_tell() -> None:
+    """TRANSITIONS and OUTCOMES hold exactly the hand-written entries, no more, no fewer."""
+    assert {k: v for k, v in TRANSITIONS.items() if EXPECTED.get(k) != v} == {}
+    assert sorted(set(EXPECTED) - set(TRANSITIONS)) == []
+    assert OUTCOMES == EXPECTED_OUTCOMES
+
+
+@pytest.mark.parametrize(("state", "event"), sorted(EXPECTED))
+def test_each_allowed_event_moves_where_the_stories_say(state: str, event: str) -> None:
+    """Every (state, event) of the expected table leads to its expected state."""
+    assert at(state).handle(event) == EXPECTED[(state, event)]
 
 
 @pytest.mark.parametrize(
-    ("state", "event"), [p for p in product(STATES, EVENTS) if p not in TRANSITIONS]
+    ("state", "event"), [p for p in product(STATES, EVENTS) if p not in EXPECTED]
 )
 def test_each_other_event_raises_and_leaves_the_state(state: str, event: str) -> None:
     """An event the table does not allow raises at once and changes nothing."""
@@ -227,4 +273,5 @@ def test_leaving_with_save_on_unload_off_keeps_no_answer() -> None:
 
 def test_a_question_is_never_refused() -> None:
     """Every state takes ASK: the question starts or waits its turn, it is never lost."""
-    assert {state for state, event in TRANSITIONS if event == ASK} == set(STATES)
+    assert {state for state, event in EXPECTED if event == ASK} == set(STATES)
+    assert all(at(state).handle(ASK) for state in STATES)

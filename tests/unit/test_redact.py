@@ -254,7 +254,7 @@ def kept_around_masks(source: str, result: str) -> bool:
 # and it reports the slowest it found with --hypothesis-show-statistics.
 @settings(max_examples=150, deadline=timedelta(seconds=20))
 @given(st.lists(RUNS, min_size=1, max_size=8).map("".join))
-def test_adversarial_runs_are_redacted_in_linear_time(text: str) -> None:
+def test_adversarial_runs_are_masked_whole_and_once(text: str) -> None:
     """Long runs of keys, prefixes and separators: masks replace whole spans, twice is once."""
     started = time.thread_time()  # CPU time: other jobs on the machine blur wall time
     once = redact_text(text)
@@ -262,3 +262,33 @@ def test_adversarial_runs_are_redacted_in_linear_time(text: str) -> None:
     target(elapsed_ms / max(1.0, len(text) / 4096), label="ms per 4 KB")
     assert kept_around_masks(text, once)
     assert redact(once) == Redaction(once, ())
+
+
+def cpu_time(text: str) -> float:
+    """The least CPU time of three redactions of ``text`` (the least is the least noisy)."""
+    times = []
+    for _ in range(3):
+        started = time.thread_time()
+        redact_text(text)
+        times.append(time.thread_time() - started)
+    return min(times)
+
+
+SCALE = 4
+# Linear time makes 4x the runs cost ~4x (3.5-4.1 measured); quadratic, 16x.
+MAX_RATIO = 8.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(FRAGMENTS + SHAPE_PIECES), st.integers(200, 600)),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_redaction_time_grows_linearly_with_the_runs(runs: list[tuple[str, int]]) -> None:
+    """The same runs made four times longer cost under twice the linear share of time."""
+    short = cpu_time("".join(piece * times for piece, times in runs))
+    long = cpu_time("".join(piece * times * SCALE for piece, times in runs))
+    assert long < MAX_RATIO * max(short, 1e-4), (short, long)
