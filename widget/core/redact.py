@@ -16,11 +16,13 @@ How it decides: one table of rules, ``_RULES`` (kind, pattern, where to
 look, what to accept), in priority order (an earlier rule wins where two
 overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
 
-1. Shapes that are credentials wherever they appear: private key blocks, JWTs
+1. Shapes that are credentials wherever they appear: private key blocks
+   (whatever their body, once it is 64 characters long), JWTs
    (also unsigned, two parts), webhook URLs (Slack's also without a scheme),
    and tokens that name their vendor, one row per shape gitleaks has a rule
    for (``ghp_``, ``sk-ant-``, ``AKIA``/``ABIA``, ``xoxb-``, ``dop_v1_``,
-   ``hvs.``, ``….atlasv1.…``, ``glc_``, ``AGE-SECRET-KEY-1``…), matched with
+   ``hvs.``, ``….atlasv1.…``, ``glc_``, ``AGE-SECRET-KEY-1``, ``sgp_``,
+   ``ATATT3``, Azure AD's ``xxx8Q~…``), matched with
    their real lengths and charsets so that ``sk-learn``, ``task-1``,
    ``hf_hub_download`` or ``hf_requiredCharacteristicTypes…`` stay as they are.
 2. Values made secret by their label: ``Authorization:`` headers, the password
@@ -147,20 +149,25 @@ def _is_literal(value: str) -> bool:
 
 
 _PLACEHOLDER_WORD = re.compile(r"example|your|placeholder|here(?![a-z])", re.IGNORECASE)
+# a body mostly of one character is filler (ghp_xxxx…1234) when it uses fewer than this many
+_FILLER_DISTINCT = 10
 
 
 def _stands_in(value: str, body: str) -> bool:
     """A value in a secret's shape around no secret (``body``: the part past its prefix).
 
     Random text uses many characters evenly: a token-long body of fewer than
-    5 distinct characters (``GR1348941123123…``) or mostly one (``ghp_xxxx…``,
-    ``pplx-xxxx…``, ``aaaaaaaa``), or a token-long value that spells
+    5 distinct characters (``GR1348941123123…``) or mostly one among few
+    (``ghp_xxxx…``, ``pplx-xxxx…``, ``aaaaaaaa``), or a token-long value that spells
     ``EXAMPLE`` or ``PUT_YOUR_TOKEN_HERE``, stands for a secret (a short
     word stays a password: Docker's ``POSTGRES_PASSWORD: example``).
     """
-    if len(body) >= 16 and len(set(body)) < 5:  # not a password: 12341234 may be one
+    distinct = len(set(body))
+    if len(body) >= 16 and distinct < 5:  # not a password: 12341234 may be one
         return True
-    if len(body) >= 8 and 2 * max(body.count(c) for c in set(body)) > len(body):
+    # ids of ones around a random tail (xoxa-2-911111111-5111…-fa4e0c2d…) are no filler
+    most = max(map(body.count, set(body)), default=0)
+    if len(body) >= 8 and distinct < _FILLER_DISTINCT and 2 * most > len(body):
         return True
     return len(value) > 12 and _PLACEHOLDER_WORD.search(value) is not None
 
@@ -207,7 +214,11 @@ def _looks_random(m: re.Match[str]) -> bool:
     are mixed case in even measure, or have few vowels (about 1 in 5, where
     words have 2 in 5); a camelCase name has none of the three.
     """
-    body = m["secret"].rpartition("_")[2]
+    return _random_text(m["secret"].rpartition("_")[2])
+
+
+def _random_text(body: str) -> bool:
+    """See :func:`_looks_random`."""
     letters = [c for c in body if c.isalpha()]
     if len(letters) < len(body) or not letters:
         return True
@@ -222,9 +233,10 @@ def _has_digit_and_letter(m: re.Match[str]) -> bool:
     return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
 
 
-def _has_digit(m: re.Match[str]) -> bool:
-    """Slack tokens carry numeric ids; ``xoxa-faketoken`` or ``xoxb-abcdef-abcdef`` do not."""
-    return any(c.isdigit() for c in m["secret"])
+def _slack_random(m: re.Match[str]) -> bool:
+    """Slack tokens carry numeric ids or random text; ``xoxa-faketoken`` and
+    ``xoxb-abcdef-abcdef`` are words (``xoxa-WqPLmHvTrsKc`` is random letters)."""
+    return _random_text(m["secret"][5:].replace("-", ""))
 
 
 def _secret_end(m: re.Match[str]) -> int:
@@ -304,10 +316,14 @@ def _token(kind: str, body: str, accept: _Accept = _always, needle: str = "") ->
 
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
+# Between its markers a block holds anything (base64, or a body mangled by a paste):
+# at least this many characters make it a key, as in gitleaks; fewer ("should the
+# file start with -----BEGIN … KEY----- and end with -----END … KEY-----?") need base64.
+_KEY_BODY_MIN = 64
 _PRIVATE_KEY = _Deferred(
     r"(?P<secret>-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-    # a whole block: headers, base64 (also with literal \n, as in JSON) up to END …
-    r"(?:(?:[A-Za-z0-9+/=\s:,.…\\]|-(?!----))*"
+    # a whole block up to END: its body stops at the next marker, so it is read once
+    r"(?:(?P<body>(?:[^-]|-(?!----(?:BEGIN|END)))*)"
     r"-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
     # … or a block cut short: the header and base64 lines after the BEGIN line
     r"|(?:(?:\s|\\[nr])+"
@@ -453,7 +469,7 @@ _RULES: tuple[_Rule, ...] = (
         "private key",
         _PRIVATE_KEY,
         # "should the file start with -----BEGIN RSA PRIVATE KEY-----?" holds no key
-        lambda m: _B64_RUN.search(m["secret"]) is not None,
+        lambda m: len(m["body"] or "") >= _KEY_BODY_MIN or _B64_RUN.search(m["secret"]) is not None,
         needles=("-----begin",),
     ),
     # a JWT: header.payload[.signature], base64url of JSON (two parts when unsigned)
@@ -486,10 +502,18 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:\.[A-Za-z0-9_-]+)*",
     ),
     _token("GitLab token", r"GR1348941[A-Za-z0-9_-]{20,}"),  # runner registration
+    _token("Sourcegraph token", r"sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}"),
+    _token("Atlassian API token", r"ATATT3[A-Za-z0-9_=-]{180,}"),
+    # 3 characters, a digit and "Q~" (Microsoft's marker), then the rest: 37 to 40 in all
+    _token(
+        "Azure AD client secret",
+        r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        needle="q~",
+    ),
     _token(
         "Slack token",
         r"xox(?:e\.xox)?[abposre]-(?=[A-Za-z0-9-]{8})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
-        _has_digit,
+        _slack_random,
     ),
     _token("Slack token", r"xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+"),
     _token("Stripe key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
