@@ -32,23 +32,31 @@ overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
    ``apiKey``, ``GITHUB_TOKEN``; not ``max_tokens`` or ``token_type``) in
    the forms gitleaks tests: env and INI, YAML, JSON, Go's ``var x string =``
    and ``:=``, PHP's ``.=``, Make's ``::=`` and ``?=``, ``=>``,
-   ``setProperty("X_TOKEN", "…")`` and XML elements.
+   ``setProperty("X_TOKEN", "…")`` and XML elements. The value is the
+   secret whatever its characters (``token={ZqL5…}``, ``token=A,.:-@*?!``,
+   ``token=rootpasswd``): quoted, to its quote; unquoted, to the next space,
+   less the next parameter (``&page=2``, ``;User Id=``, ``, password=``), a
+   closing tag and a closing bracket it did not open.
 
 Unlabelled random-looking text (UUIDs, git SHAs, hex digests, base64) is never
 masked: without a prefix or a label it cannot be told from ordinary data.
 
-A labelled value that hides nothing is kept as it is, placeholders included:
-an empty value, ``$TOKEN``, ``${{ secrets.X }}``, ``%PASS%``, ``{token}``,
-``<your-password>``, ``****``, ``xxx``, ``...``, ``sk-...``, ``YOUR_API_KEY``,
-``REDACTED``, ``"string"``, ``true``/``None``, values under 3 characters, a
-name (``token=token``, ``password=db_password``, ``user:password@host``,
-``next_marker``) and a reference (an ARN, a file path). So is an unquoted
+A labelled value that hides nothing is kept as it is, placeholders included
+(and nothing else: a default such as ``changeme`` is someone's live password):
+an empty value, ``$TOKEN``, ``${{ secrets.X }}``, ``%PASS%``, ``{token}``
+(not ``{ZqL5kVrX1n8tA2}``), ``<your-password>``, ``****``, ``xxx``, ``...``,
+``sk-...``, ``YOUR_API_KEY``, ``REDACTED``, ``"string"``, ``true``/``None``,
+values under 3 characters, a name (``password=password``, ``token=token``,
+``user:password@host``, ``Bearer token``, ``password=db_password``,
+``MYTOKEN``, ``next_marker``; not ``token=password``, ``password="password"``
+or ``rootpasswd``) and a reference (an ARN, a file path). So is an unquoted
 value that reads as code: a call or index (``getpass()``, ``env["X"]``), a
 dotted name (``process.env.TOKEN``), a type or keyword (``str``, ``await``).
-Three guards keep prose readable: a ``key: value`` colon must touch its key
+Four guards keep prose readable: a ``key: value`` colon must touch its key
 (not "pass :func:`x`"); its value, when made only of letters, is masked only
 if it ends the line (YAML), and is not a Maven coordinate
-(``io.jsonwebtoken:jjwt-api:0.11.5``); and a space-separated value counts
+(``io.jsonwebtoken:jjwt-api:0.11.5``); a word after ``key=`` and a space
+with none before "=" is prose ("the token= parameter"); and a space-separated value counts
 only after a ``--flag`` and with a digit or symbol in it ("use --password to
 set it"), or in SQL's ``PASSWORD 'x'``. A rejected match never hides the
 next: in "the access token TOKEN=x" the prose "token TOKEN=x" is rejected and
@@ -101,7 +109,7 @@ def _always(_: re.Match[str]) -> bool:
 # --- what a value is when it is not a secret --------------------------------
 
 _PLACEHOLDER = re.compile(
-    r"""[${<\[] | %\(?\w+\)?[%s]     # $TOKEN ${X} {token} <token> [redacted: …] %X% %(x)s
+    r"""[$<\[] | %\(?\w+\)?[%s]      # $TOKEN ${X} <token> [redacted: …] %X% %(x)s
     | [*x.•…\#_?-]+\Z            # ****, xxxx, ..., ---
     | [\w-]{0,8}(?:\.\.\.|…)\Z    # sk-..., ghp_…
     | your | redacted\Z           # your-password, YOUR_API_KEY, REDACTED
@@ -110,42 +118,85 @@ _PLACEHOLDER = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_TEMPLATE = re.compile(r"\$\{|\{\{|\{[A-Za-z_][\w.]*\}")  # f"…{token}…", "${HOME}/x"
-# nothing, or a type standing for a value (FastAPI's example body is {"password": "string"})
-_NOTHING = frozenset(("true", "false", "null", "none", "nil", "undefined", "string"))
+_TEMPLATE = re.compile(r"\$\{|\{\{")  # "${HOME}/x", {{ vault_pass }}
+_BRACED = re.compile(r"\{([A-Za-z_][\w.]*)\}")  # f"…{token}…", or a secret in braces
+# The values kept after a label because they are no value: nothing, or a type
+# standing for one (FastAPI's example body is {"password": "string"}). Fail
+# closed: a default people really run with (changeme, admin, password123) is
+# the reader's live password and is masked, however often docs print it.
+_KEPT_VALUES = frozenset(("true", "false", "null", "none", "nil", "undefined", "string"))
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")  # snake_case, camelCase, kebab-case
 _WORD_BREAK = re.compile(r"[_-]+|(?<=[a-z0-9])(?=[A-Z])")
 _CREDENTIAL_WORDS = frozenset(
     ("password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key", "apikey", "auth")
 )
 _CREDENTIAL_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authkey")
+# credential words that name one thing: user:passwd@host is as much a placeholder as :password@
+_SAME_CREDENTIAL = {
+    **dict.fromkeys(("password", "passwd", "pass", "pwd", "passphrase"), "password"),
+    **dict.fromkeys(("key", "apikey"), "key"),
+    **{word: word for word in ("secret", "token", "auth")},
+}
 
 
-def _is_name(identifier: str) -> bool:
+def _names_its_key(value: str, key: str | None) -> bool:
+    """``password=password``, ``token=token``, ``user:passwd@host``: the label's own word.
+
+    In code that passes a variable of the same name on (``connect(password=password)``);
+    in docs a placeholder. Another credential word after a key (``token=password``) is
+    a value; where no key labels the value (a URL, ``Bearer``) any credential word stays.
+    """
+    word = value.lower()
+    if key is None or word == key.lower():
+        return key is not None or word in _SAME_CREDENTIAL
+    squeezed = key.lower().replace("_", "").replace("-", "")
+    ending = next(
+        (w for w in sorted(_SAME_CREDENTIAL, key=len, reverse=True) if squeezed.endswith(w)), ""
+    )
+    return word in _SAME_CREDENTIAL and _SAME_CREDENTIAL[word] == _SAME_CREDENTIAL.get(ending)
+
+
+def _is_name(identifier: str, key: str | None) -> bool:
     """A name for a value kept elsewhere, not the value itself.
 
-    A credential's name (``db_password``, ``hashedPassword``, ``OPENAI_API_KEY``,
-    ``MYTOKEN``) or a snake_case name without digits (``next_marker``).
+    A credential's name in several words (``db_password``, ``hashedPassword``,
+    ``OPENAI_API_KEY``) or in capitals, as an environment variable (``MYTOKEN``),
+    the label's own word (see :func:`_names_its_key`), or a snake_case name
+    without digits (``next_marker``). One lowercase word is a value, even made
+    of credential words: ``rootpasswd``, ``adminsecret``.
     """
-    if _WORD_BREAK.split(identifier)[-1].lower() in _CREDENTIAL_WORDS:
+    words = _WORD_BREAK.split(identifier)
+    if len(words) > 1 and words[-1].lower() in _CREDENTIAL_WORDS:
+        return True
+    if _names_its_key(identifier, key):
         return True
     if any(c.isdigit() for c in identifier):
         return False
-    return "_" in identifier or identifier.lower().endswith(_CREDENTIAL_ENDINGS)
+    return "_" in identifier or (
+        identifier.isupper() and identifier.lower().endswith(_CREDENTIAL_ENDINGS)
+    )
 
 
-def _is_literal(value: str) -> bool:
+def _is_literal(value: str, key: str | None = None) -> bool:
     """False for a value that hides nothing.
 
-    That is a placeholder or template, a reference (an ARN, a path), a boolean
-    or null, a value too short to matter (``token: "1"``, ``token = 0``), or a
-    name (see :func:`_is_name`).
+    ``key`` is the label's word where a label made the value secret (``""``
+    for a quoted string, which names no variable), None where none did.
+
+    That is a placeholder or template, a reference (an ARN, a path), one of
+    :data:`_KEPT_VALUES`, a value too short to matter (``token: "1"``,
+    ``token = 0``), or a name (see :func:`_is_name`).
     """
-    if len(value) < 3 or (value.isdigit() and len(value) < 4) or value.lower() in _NOTHING:
+    if len(value) < 3 or (value.isdigit() and len(value) < 4) or value.lower() in _KEPT_VALUES:
         return False
     if _PLACEHOLDER.match(value) or _TEMPLATE.search(value) or _stands_in(value, value):
         return False
-    return not (_IDENTIFIER.fullmatch(value) and _is_name(value))
+    if any(
+        not _random_text(braced[1].replace("_", "").replace(".", ""))
+        for braced in _BRACED.finditer(value)
+    ):
+        return False  # {token}, {self.api_key}: a template's field, not {ZqL5kVrX1n8tA2}
+    return not (_IDENTIFIER.fullmatch(value) and _is_name(value, key))
 
 
 _PLACEHOLDER_WORD = re.compile(r"example|your|placeholder|here(?![a-z])", re.IGNORECASE)
@@ -190,14 +241,25 @@ _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _RANDOM_PART = re.compile(r"(?=[A-Za-z_]*[0-9])[\w$]{12,}")
 
 
-def _reads_as_code(m: re.Match[str]) -> bool:
-    """An unquoted value that is an expression: ``getpass()``, ``env["X"]``, ``os.environ``…"""
-    value = m["secret"]
+# a call or an index: getpass(), env("X"), os.environ["X"], Field(..., alias=…)
+_CALL = re.compile(r"[A-Za-z_$][\w$.]*[(\[]")
+
+
+def _reads_as_code(value: str, text: str, end: int) -> bool:
+    """An unquoted value (ending at ``end`` in ``text``) that is an expression:
+    ``getpass()``, ``env["X"]``, ``os.environ``, ``str``…"""
     return (
         value.lower() in _CODE_WORDS
-        or m.string.startswith(("(", "["), m.end())
+        or _CALL.match(value) is not None
+        or text.startswith(("(", "["), end)
         or (_DOTTED_NAME.fullmatch(value) is not None and _RANDOM_PART.search(value) is None)
     )
+
+
+def _authorization_secret(m: re.Match[str]) -> bool:
+    """A scheme's credentials are a token: ``Bearer token`` names it, ``Bearer password`` not."""
+    value = m["secret"]
+    return _is_literal(value, "token") and not _reads_as_code(value, m.string, m.end())
 
 
 # --- what a token is when it is not a word ----------------------------------
@@ -344,8 +406,9 @@ _AUTHORIZATION = _Deferred("authorization")
 
 
 # a scheme's credentials run to the next space or quote (``Bearer a|b``, ``user:p@ss``),
-# less a closing bracket or punctuation that ends the sentence
-_SCHEME_CREDENTIALS = r"""[^\s"'`]*[^\s"'`,;.:)\]}>]"""
+# less a closing bracket or punctuation that ends the sentence ("… Bearer abc.") but
+# not before a closing quote ('Bearer Root8756.'), nor a brace ({ZqL5kVrX1n8tA2})
+_SCHEME_CREDENTIALS = r"""[^\s"'`]*(?:[^\s"'`,;.:)\]>]|[,;.:)\]>](?=["'`]))"""
 
 
 def _curl_credentials(m: re.Match[str]) -> bool:
@@ -384,12 +447,14 @@ _VALUE_MAX = 256
 _VALUE = (
     r"""(?:[rRbBfFuU]{0,2}(?P<q>["'`]))?"""
     rf"""(?P<secret>(?(q)(?>(?:\\.|(?!(?P=q))[^\\\n]){{1,{_VALUE_MAX}}})"""
-    rf"""|[^\s"'`,;&()\[\]{{}}<>]{{1,{_VALUE_MAX}}}))"""
+    # unquoted, whatever its characters up to a space or a quote (token=A,.:-@*?!),
+    # less what _value_end cuts off: the next parameter, a closing bracket
+    rf"""|[^\s"'`]{{1,{_VALUE_MAX}}}))"""
     # a quoted value ends at its quote, or runs on past the bound (no backtracking: atomic)
     r"(?(q)(?:(?P=q)|(?=[^\n])))"
 )
 _VALUE_TAIL: dict[str | None, re.Pattern[str]] = {
-    None: re.compile(r"""[^\s"'`,;&()\[\]{}<>]*"""),
+    None: re.compile(r"""[^\s"'`]*"""),
     **{q: re.compile(rf"(?:\\.|[^\\\n{q}])*") for q in "\"'`"},
 }
 _KEY_OWNERS = (
@@ -406,26 +471,84 @@ _PACKAGE_BEFORE = re.compile(r"\.[a-z]+\Z")
 _LINE_END_AFTER = re.compile(r"""[ \t]*(?:[\r\n`"'#,}]|\Z)""")
 
 
-def _value_end(m: re.Match[str]) -> int:
-    """Where the value ends: past the pattern's bound if it runs on (no tail may leak)."""
-    end = m.end("secret")
-    if end - m.start("secret") < _VALUE_MAX:
+# where an unquoted value ends before a space: the next parameter (?token=x&user=y,
+# Server=x;Password=y;User Id=z, f(api_key=X, password=y)) or a closing tag …
+_NEXT_PARAMETER = re.compile(  # one leading class: re skips to its characters fast
+    r"[,;&<](?:(?<=<)/|(?<!<)(?=[ \t]*[A-Za-z_][\w.-]*(?:[ \t]+[\w.-]+)?[ \t]*=))"
+)
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+class _RunEnd:
+    """Where the run of unquoted value characters around a position ends.
+
+    Every key inside one long run (``token=token=…``) has a value ending where
+    the run does: the last run found is remembered, so it is read once, not once
+    a key.
+    """
+
+    __slots__ = ("end", "start", "text")
+
+    def __init__(self) -> None:
+        self.text, self.start, self.end = "", 0, 0
+
+    def __call__(self, text: str, at: int) -> int:
+        if text is not self.text or not self.start <= at <= self.end:
+            tail = _VALUE_TAIL[None].match(text, at)
+            self.text, self.start, self.end = text, at, tail.end() if tail else at
+        return self.end
+
+
+_RUN_END = _RunEnd()
+
+
+def _value_end(m: re.Match[str], follow: bool = True) -> int:
+    """Where the value ends: with ``follow``, past the pattern's bound if it runs on
+    (no tail may leak); without, within what the pattern read (enough to judge it)."""
+    text, start, end = m.string, m.start("secret"), m.end("secret")
+    if m["q"] is not None:
+        if follow and end - start >= _VALUE_MAX:
+            tail = _VALUE_TAIL[m["q"]].match(text, end)
+            end = tail.end() if tail else end
         return end
-    tail = _VALUE_TAIL[m["q"]].match(m.string, end)
-    return tail.end() if tail else end
+    # the lookahead sees past the value's space: f(api_key=X, password=y)
+    cut = _NEXT_PARAMETER.search(text, start, end + 64)
+    if cut is not None and cut.start() < end:
+        end = cut.start()
+    elif follow and end - start >= _VALUE_MAX:
+        end = _RUN_END(text, end)
+    # … and the brackets around it it did not open: (token=x), connect(password=y)
+    unopened = {
+        c: text.count(c, start, end) - text.count(o, start, end) for c, o in _CLOSERS.items()
+    }
+    while end > start + 1 and unopened.get(text[end - 1], 0) > 0:
+        unopened[text[end - 1]] -= 1
+        end -= 1
+    return end
 
 
 def _assigned(m: re.Match[str]) -> bool:
-    value = m["secret"]
-    if not _is_literal(value):
-        return False
+    end = _value_end(m, follow=False)
+    # read without a statement's or a list's end (process.env.API_KEY; "x": 1.5,), though a
+    # value masked is masked with it: a secret may end in "," as well
+    value = m.string[m.start("secret") : end].rstrip(",;") if m["q"] is None else m["secret"]
+    # the form first, the value last: in a run of keys most matches fail on their form
+    return _assigned_form(m, value, end) and _is_literal(
+        # a quoted value is a string, never a variable of the key's name: password = "password"
+        value,
+        m["key"] if m["q"] is None else "",
+    )
+
+
+def _assigned_form(m: re.Match[str], value: str, end: int) -> bool:
+    """The assignment is one: not prose, code, a package name, a command or a stray tag."""
     start = m.start()
     if _PACKAGE_BEFORE.search(m.string, max(0, start - 64), start) is not None:
         return False
     if m["q"] == "`" and any(c.isspace() for c in value):  # `etcdctl get /x`: a command
         return False
     if m["tag"] is not None:  # an element: <…key>value</…key>, not "use <token> here"
-        after = _TAG_CLOSE_AFTER.match(m.string, m.end())
+        after = _TAG_CLOSE_AFTER.match(m.string, end if m["q"] is None else m.end())
         return (
             _TAG_OPEN_BEFORE.search(m.string, max(0, start - 64), start) is not None
             and after is not None
@@ -446,11 +569,15 @@ def _assigned(m: re.Match[str]) -> bool:
         return m["q"] is not None or not (value.isalpha() or value.startswith("-"))
     if m["q"] is not None:
         return True
-    if _reads_as_code(m):
+    if _reads_as_code(value, m.string, end):
         return False
+    if not value.isalpha():
+        return True
     if m["colon"] is not None:  # "Password: at least 8 characters" is prose; YAML ends the line
-        return not value.isalpha() or _LINE_END_AFTER.match(m.string, m.end()) is not None
-    return True
+        return _LINE_END_AFTER.match(m.string, end) is not None
+    # "the token= parameter": a space after "=" and none before it is prose
+    separator = m.string[m.end("close") : m.start("secret")]
+    return not (separator[:1] in "=" and separator[1:].isspace())
 
 
 def _assignment(kind: str, key_end: str, anchor: str) -> _Rule:
@@ -640,7 +767,7 @@ _RULES: tuple[_Rule, ...] = (
         _Deferred(r"_gitlab_session=(?P<secret>[0-9a-z]{32})(?![A-Za-z0-9])"),
         needles=("_gitlab_session=",),
     ),
-    _authorization("bearer token", r"Bearer[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
+    _authorization("bearer token", r"Bearer[ \t]+", _SCHEME_CREDENTIALS, _authorization_secret),
     _authorization("Basic auth credentials", r"Basic[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
     _authorization(
         "authorization token",
@@ -649,7 +776,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:(?:Token|Bot|ApiKey|Api-Key|Key|JWT|SSWS)[ \t]+"
         r"|(?!AWS4-HMAC-SHA256)(?=[A-Za-z0-9._~+/=-]{16}))",
         r"[A-Za-z0-9._~+/=-]+",
-        lambda m: _literal_secret(m) and not _reads_as_code(m),
+        _authorization_secret,
     ),
     # scheme://user:pass@host: the last "@" ends the password (p@ss unencoded)
     _Rule(
@@ -753,14 +880,15 @@ def redact(text: str) -> Redaction:
         hits = rule.anchor().finditer(lowered) if rule.anchor else None
         at = 0
         while (m := _next_match(rule, text, hits, at)) is not None:
-            start, end = m.start("secret"), rule.end(m)
             # a match must not start inside a taken span either: in "[redacted: GitLab
-            # token]" the word "token" is no key, so redacting twice changes nothing
+            # token]" the word "token" is no key, so redacting twice changes nothing;
+            # where it ends is asked last, of an accepted match (it may read a long run)
+            start = m.start("secret")
             if (
                 taken(m.start(), m.start() + 1)
-                or taken(start, end)
-                or _next_to_mask(text, start, end)
                 or not rule.accept(m)
+                or taken(start, end := rule.end(m))
+                or _next_to_mask(text, start, end)
             ):
                 # look again just after where this match started: in "the access token
                 # TOKEN=x" the rejected "token TOKEN=x" must not hide "TOKEN=x"
@@ -768,7 +896,7 @@ def redact(text: str) -> Redaction:
                 continue
             take(start, end)
             found.append((start, end, rule.kind))
-            at = max(m.end(), end)
+            at = end if end < m.end("secret") else max(m.end(), end)
     if not found:
         return Redaction(text, ())
     found.sort()
