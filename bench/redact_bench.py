@@ -40,7 +40,7 @@ and take the medians. Example (figures vary by machine)::
     4 KB, cpu     p50 1.421 ms  p95 1.643 ms  max 1.802 ms (140 calls over 7 questions)
     adversarial    29 inputs of 100,000 chars: median 17.7 ms, slowest 123.4 ms (...)
 
-(the wall p95 there is other jobs on a loaded 2-core machine; CPU time is not.)
+(on a loaded machine the wall figures grow with other jobs; CPU time does not.)
 Nothing here asserts: numbers are reported, not tested.
 """
 
