@@ -379,11 +379,27 @@ def _assigned(m: re.Match[str]) -> bool:
     # value masked is masked with it: a secret may end in "," as well
     value = m.string[m.start("secret") : end].rstrip(",;") if m["q"] is None else m["secret"]
     # the form first, the value last: in a run of keys most matches fail on their form
-    return _assigned_form(m, value, end) and is_literal(
-        # a quoted value is a string, never a variable of the key's name: password = "password"
-        value,
-        m["key"] if m["q"] is None else "",
-    )
+    return _assigned_form(m, value, end) and is_literal(value, _naming_key(m, value))
+
+
+# a call's argument list before a key: connect(user=user, password=password)
+_ARGUMENTS_BEFORE = re.compile(r"[(,]\s*\Z")
+_PASSWORD_WORDS = frozenset(("password", "passwd", "pass", "pwd", "passphrase"))
+
+
+def _naming_key(m: re.Match[str], value: str) -> str:
+    """The key's word, when the value may be a variable of that name (``is_literal``)."""
+    if m["q"] is not None:  # a quoted value is a string, never a variable: password = "password"
+        return ""
+    key = str(m["key"])
+    if value.lower() not in _PASSWORD_WORDS:
+        return key
+    # password=password in a config or an address, password: password in YAML, is a weak
+    # password; a call's argument or a statement (self.password = password) passes it on
+    separator = m.string[m.end("close") : m.start("secret")]
+    statement = "=" in separator and separator != separator.strip()
+    arguments = _ARGUMENTS_BEFORE.search(m.string, max(0, m.start("key") - 64), m.start("key"))
+    return key if statement or arguments is not None else ""
 
 
 def _assigned_form(m: re.Match[str], value: str, end: int) -> bool:
