@@ -6,7 +6,7 @@ value there is one. It decides only that, never where a value starts or ends.
 It keeps what hides nothing and masks the rest (fail closed): placeholders
 (:data:`PLACEHOLDER`, :data:`KEPT_VALUES`, ``{name}`` templates), filler in a
 token's shape (``ghp_xxxx…``), names of a value kept elsewhere
-(``db_password``, ``password=password``) and code (``getpass()``).
+(``db_password``, ``connect(password=password)``) and code (``getpass()``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ def _names_its_key(value: str, key: str | None) -> bool:
     """``password=password``, ``token=token``, ``user:passwd@host``: the label's own word.
 
     In code that passes a variable of the same name on (``connect(password=password)``);
-    in docs a placeholder. Another credential word after a key (``token=password``) is
+    in docs a placeholder. (Where a password word is not passed on, the caller gives
+    no key: ``password=password`` in a config is a password, see
+    ``redact._naming_key``.) Another credential word after a key (``token=password``) is
     a value; where no key labels the value (a URL, ``Bearer``) any credential word stays.
     """
     word = value.lower()
