@@ -16,11 +16,13 @@ How it decides: one table of rules, ``_RULES`` (kind, pattern, where to
 look, what to accept), in priority order (an earlier rule wins where two
 overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
 
-1. Shapes that are credentials wherever they appear: private key blocks, JWTs
+1. Shapes that are credentials wherever they appear: private key blocks
+   (whatever their body, once it is 64 characters long), JWTs
    (also unsigned, two parts), webhook URLs (Slack's also without a scheme),
    and tokens that name their vendor, one row per shape gitleaks has a rule
    for (``ghp_``, ``sk-ant-``, ``AKIA``/``ABIA``, ``xoxb-``, ``dop_v1_``,
-   ``hvs.``, ``….atlasv1.…``, ``glc_``, ``AGE-SECRET-KEY-1``…), matched with
+   ``hvs.``, ``….atlasv1.…``, ``glc_``, ``AGE-SECRET-KEY-1``, ``sgp_``,
+   ``ATATT3``, Azure AD's ``xxx8Q~…``), matched with
    their real lengths and charsets so that ``sk-learn``, ``task-1``,
    ``hf_hub_download`` or ``hf_requiredCharacteristicTypes…`` stay as they are.
 2. Values made secret by their label: ``Authorization:`` headers, the password
@@ -30,23 +32,31 @@ overlap, so ``password=ghp_…`` is reported as a GitHub token, not a password):
    ``apiKey``, ``GITHUB_TOKEN``; not ``max_tokens`` or ``token_type``) in
    the forms gitleaks tests: env and INI, YAML, JSON, Go's ``var x string =``
    and ``:=``, PHP's ``.=``, Make's ``::=`` and ``?=``, ``=>``,
-   ``setProperty("X_TOKEN", "…")`` and XML elements.
+   ``setProperty("X_TOKEN", "…")`` and XML elements. The value is the
+   secret whatever its characters (``token={ZqL5…}``, ``token=A,.:-@*?!``,
+   ``token=rootpasswd``): quoted, to its quote; unquoted, to the next space,
+   less the next parameter (``&page=2``, ``;User Id=``, ``, password=``), a
+   closing tag and a closing bracket it did not open.
 
 Unlabelled random-looking text (UUIDs, git SHAs, hex digests, base64) is never
 masked: without a prefix or a label it cannot be told from ordinary data.
 
-A labelled value that hides nothing is kept as it is, placeholders included:
-an empty value, ``$TOKEN``, ``${{ secrets.X }}``, ``%PASS%``, ``{token}``,
-``<your-password>``, ``****``, ``xxx``, ``...``, ``sk-...``, ``YOUR_API_KEY``,
-``REDACTED``, ``"string"``, ``true``/``None``, values under 3 characters, a
-name (``token=token``, ``password=db_password``, ``user:password@host``,
-``next_marker``) and a reference (an ARN, a file path). So is an unquoted
+A labelled value that hides nothing is kept as it is, placeholders included
+(and nothing else: a default such as ``changeme`` is someone's live password):
+an empty value, ``$TOKEN``, ``${{ secrets.X }}``, ``%PASS%``, ``{token}``
+(not ``{ZqL5kVrX1n8tA2}``), ``<your-password>``, ``****``, ``xxx``, ``...``,
+``sk-...``, ``YOUR_API_KEY``, ``REDACTED``, ``"string"``, ``true``/``None``,
+values under 3 characters, a name (``password=password``, ``token=token``,
+``user:password@host``, ``Bearer token``, ``password=db_password``,
+``MYTOKEN``, ``next_marker``; not ``token=password``, ``password="password"``
+or ``rootpasswd``) and a reference (an ARN, a file path). So is an unquoted
 value that reads as code: a call or index (``getpass()``, ``env["X"]``), a
 dotted name (``process.env.TOKEN``), a type or keyword (``str``, ``await``).
-Three guards keep prose readable: a ``key: value`` colon must touch its key
+Four guards keep prose readable: a ``key: value`` colon must touch its key
 (not "pass :func:`x`"); its value, when made only of letters, is masked only
 if it ends the line (YAML), and is not a Maven coordinate
-(``io.jsonwebtoken:jjwt-api:0.11.5``); and a space-separated value counts
+(``io.jsonwebtoken:jjwt-api:0.11.5``); a word after ``key=`` and a space
+with none before "=" is prose ("the token= parameter"); and a space-separated value counts
 only after a ``--flag`` and with a digit or symbol in it ("use --password to
 set it"), or in SQL's ``PASSWORD 'x'``. A rejected match never hides the
 next: in "the access token TOKEN=x" the prose "token TOKEN=x" is rejected and
@@ -69,6 +79,14 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from widget.core.redact_values import (
+    PLACEHOLDER,
+    is_literal,
+    random_text,
+    reads_as_code,
+    stands_in,
+)
 
 __all__ = ["KINDS", "Redaction", "mask", "redact", "redact_text"]
 
@@ -96,124 +114,25 @@ def _always(_: re.Match[str]) -> bool:
     return True
 
 
-# --- what a value is when it is not a secret --------------------------------
-
-_PLACEHOLDER = re.compile(
-    r"""[${<\[] | %\(?\w+\)?[%s]     # $TOKEN ${X} {token} <token> [redacted: …] %X% %(x)s
-    | [*x.•…\#_?-]+\Z            # ****, xxxx, ..., ---
-    | [\w-]{0,8}(?:\.\.\.|…)\Z    # sk-..., ghp_…
-    | your | redacted\Z           # your-password, YOUR_API_KEY, REDACTED
-    | (?:arn|file): | ~?/ | \.\.?/  # where the secret is kept: an ARN, a file
-    | \d+\.\d+\Z                  # a number, 1556312220.133
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-_TEMPLATE = re.compile(r"\$\{|\{\{|\{[A-Za-z_][\w.]*\}")  # f"…{token}…", "${HOME}/x"
-# nothing, or a type standing for a value (FastAPI's example body is {"password": "string"})
-_NOTHING = frozenset(("true", "false", "null", "none", "nil", "undefined", "string"))
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")  # snake_case, camelCase, kebab-case
-_WORD_BREAK = re.compile(r"[_-]+|(?<=[a-z0-9])(?=[A-Z])")
-_CREDENTIAL_WORDS = frozenset(
-    ("password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key", "apikey", "auth")
-)
-_CREDENTIAL_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authkey")
-
-
-def _is_name(identifier: str) -> bool:
-    """A name for a value kept elsewhere, not the value itself.
-
-    A credential's name (``db_password``, ``hashedPassword``, ``OPENAI_API_KEY``,
-    ``MYTOKEN``) or a snake_case name without digits (``next_marker``).
-    """
-    if _WORD_BREAK.split(identifier)[-1].lower() in _CREDENTIAL_WORDS:
-        return True
-    if any(c.isdigit() for c in identifier):
-        return False
-    return "_" in identifier or identifier.lower().endswith(_CREDENTIAL_ENDINGS)
-
-
-def _is_literal(value: str) -> bool:
-    """False for a value that hides nothing.
-
-    That is a placeholder or template, a reference (an ARN, a path), a boolean
-    or null, a value too short to matter (``token: "1"``, ``token = 0``), or a
-    name (see :func:`_is_name`).
-    """
-    if len(value) < 3 or (value.isdigit() and len(value) < 4) or value.lower() in _NOTHING:
-        return False
-    if _PLACEHOLDER.match(value) or _TEMPLATE.search(value) or _stands_in(value, value):
-        return False
-    return not (_IDENTIFIER.fullmatch(value) and _is_name(value))
-
-
-_PLACEHOLDER_WORD = re.compile(r"example|your|placeholder|here(?![a-z])", re.IGNORECASE)
-
-
-def _stands_in(value: str, body: str) -> bool:
-    """A value in a secret's shape around no secret (``body``: the part past its prefix).
-
-    Random text uses many characters evenly: a token-long body of fewer than
-    5 distinct characters (``GR1348941123123…``) or mostly one (``ghp_xxxx…``,
-    ``pplx-xxxx…``, ``aaaaaaaa``), or a token-long value that spells
-    ``EXAMPLE`` or ``PUT_YOUR_TOKEN_HERE``, stands for a secret (a short
-    word stays a password: Docker's ``POSTGRES_PASSWORD: example``).
-    """
-    if len(body) >= 16 and len(set(body)) < 5:  # not a password: 12341234 may be one
-        return True
-    if len(body) >= 8 and 2 * max(body.count(c) for c in set(body)) > len(body):
-        return True
-    return len(value) > 12 and _PLACEHOLDER_WORD.search(value) is not None
-
-
 def _literal_secret(m: re.Match[str]) -> bool:
-    return _is_literal(m["secret"])
+    return is_literal(m["secret"])
 
 
-# unquoted values that are code, not a literal: `password: str`, `token = await …`
-_CODE_WORDS = frozenset(
-    {
-        *("str", "bytes", "int", "float", "bool", "boolean", "number", "any", "object"),
-        *("dict", "list", "tuple", "callable"),
-        *("secretstr", "optional", "await", "new", "yield", "lambda", "function", "async"),
-        *("this", "self"),
-    }
-)
-_DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
-# a dotted part no name has: long, with digits (VAULT_TOKEN=hvs.CAESIJ…, dp.pt.e8iq…)
-_RANDOM_PART = re.compile(r"(?=[A-Za-z_]*[0-9])[\w$]{12,}")
-
-
-def _reads_as_code(m: re.Match[str]) -> bool:
-    """An unquoted value that is an expression: ``getpass()``, ``env["X"]``, ``os.environ``…"""
+def _authorization_secret(m: re.Match[str]) -> bool:
+    """A scheme's credentials are a token: ``Bearer token`` names it, ``Bearer password`` not."""
     value = m["secret"]
-    return (
-        value.lower() in _CODE_WORDS
-        or m.string.startswith(("(", "["), m.end())
-        or (_DOTTED_NAME.fullmatch(value) is not None and _RANDOM_PART.search(value) is None)
-    )
+    return is_literal(value, "token") and not reads_as_code(value, m.string, m.end())
 
 
 # --- what a token is when it is not a word ----------------------------------
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_VOWELS = frozenset("aeiouAEIOU")
 
 
 def _looks_random(m: re.Match[str]) -> bool:
-    """A token body of letters only must not read as words.
-
-    ``hf_`` and ``api_org_`` tokens are 34 letters, and so can be an identifier
-    (``hf_requiredCharacteristicTypesFor…``). Random letters hold a digit, or
-    are mixed case in even measure, or have few vowels (about 1 in 5, where
-    words have 2 in 5); a camelCase name has none of the three.
-    """
-    body = m["secret"].rpartition("_")[2]
-    letters = [c for c in body if c.isalpha()]
-    if len(letters) < len(body) or not letters:
-        return True
-    upper = sum(c.isupper() for c in letters) / len(letters)
-    vowels = sum(c in _VOWELS for c in letters) / len(letters)
-    return 0.3 <= upper <= 0.7 or vowels < 0.3
+    """A token body of letters only must not read as words: ``hf_`` and ``api_org_``
+    tokens are 34 letters, and so can be an identifier (``hf_requiredCharacteristic…``)."""
+    return random_text(m["secret"].rpartition("_")[2])
 
 
 def _has_digit_and_letter(m: re.Match[str]) -> bool:
@@ -222,9 +141,10 @@ def _has_digit_and_letter(m: re.Match[str]) -> bool:
     return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
 
 
-def _has_digit(m: re.Match[str]) -> bool:
-    """Slack tokens carry numeric ids; ``xoxa-faketoken`` or ``xoxb-abcdef-abcdef`` do not."""
-    return any(c.isdigit() for c in m["secret"])
+def _slack_random(m: re.Match[str]) -> bool:
+    """Slack tokens carry numeric ids or random text; ``xoxa-faketoken`` and
+    ``xoxb-abcdef-abcdef`` are words (``xoxa-WqPLmHvTrsKc`` is random letters)."""
+    return random_text(m["secret"][5:].replace("-", ""))
 
 
 def _secret_end(m: re.Match[str]) -> int:
@@ -297,17 +217,21 @@ def _token(kind: str, body: str, accept: _Accept = _always, needle: str = "") ->
 
     def accepted(m: re.Match[str]) -> bool:
         secret = m["secret"]
-        return not _stands_in(secret, secret[skip:]) and accept(m)
+        return not stands_in(secret, secret[skip:]) and accept(m)
 
     needle = needle or literal.lower()
     return _Rule(kind, pattern, accepted, None, (needle,) if needle else ())
 
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/=]{16,}")
+# Between its markers a block holds anything (base64, or a body mangled by a paste):
+# at least this many characters make it a key, as in gitleaks; fewer ("should the
+# file start with -----BEGIN … KEY----- and end with -----END … KEY-----?") need base64.
+_KEY_BODY_MIN = 64
 _PRIVATE_KEY = _Deferred(
     r"(?P<secret>-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-    # a whole block: headers, base64 (also with literal \n, as in JSON) up to END …
-    r"(?:(?:[A-Za-z0-9+/=\s:,.…\\]|-(?!----))*"
+    # a whole block up to END: its body stops at the next marker, so it is read once
+    r"(?:(?P<body>(?:[^-]|-(?!----(?:BEGIN|END)))*)"
     r"-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
     # … or a block cut short: the header and base64 lines after the BEGIN line
     r"|(?:(?:\s|\\[nr])+"
@@ -328,14 +252,15 @@ _AUTHORIZATION = _Deferred("authorization")
 
 
 # a scheme's credentials run to the next space or quote (``Bearer a|b``, ``user:p@ss``),
-# less a closing bracket or punctuation that ends the sentence
-_SCHEME_CREDENTIALS = r"""[^\s"'`]*[^\s"'`,;.:)\]}>]"""
+# less a closing bracket or punctuation that ends the sentence ("… Bearer abc.") but
+# not before a closing quote ('Bearer Root8756.'), nor a brace ({ZqL5kVrX1n8tA2})
+_SCHEME_CREDENTIALS = r"""[^\s"'`]*(?:[^\s"'`,;.:)\]>]|[,;.:)\]>](?=["'`]))"""
 
 
 def _curl_credentials(m: re.Match[str]) -> bool:
     """Not ``-u 1000:1000``, a uid:gid pair (docker run), nor ``-u <user:password>``."""
     user = m["user"]
-    if _PLACEHOLDER.match(user) or (user.isdigit() and m["secret"].isdigit()):
+    if PLACEHOLDER.match(user) or (user.isdigit() and m["secret"].isdigit()):
         return False
     return _literal_secret(m)
 
@@ -368,12 +293,14 @@ _VALUE_MAX = 256
 _VALUE = (
     r"""(?:[rRbBfFuU]{0,2}(?P<q>["'`]))?"""
     rf"""(?P<secret>(?(q)(?>(?:\\.|(?!(?P=q))[^\\\n]){{1,{_VALUE_MAX}}})"""
-    rf"""|[^\s"'`,;&()\[\]{{}}<>]{{1,{_VALUE_MAX}}}))"""
+    # unquoted, whatever its characters up to a space or a quote (token=A,.:-@*?!),
+    # less what _value_end cuts off: the next parameter, a closing bracket
+    rf"""|[^\s"'`]{{1,{_VALUE_MAX}}}))"""
     # a quoted value ends at its quote, or runs on past the bound (no backtracking: atomic)
     r"(?(q)(?:(?P=q)|(?=[^\n])))"
 )
 _VALUE_TAIL: dict[str | None, re.Pattern[str]] = {
-    None: re.compile(r"""[^\s"'`,;&()\[\]{}<>]*"""),
+    None: re.compile(r"""[^\s"'`]*"""),
     **{q: re.compile(rf"(?:\\.|[^\\\n{q}])*") for q in "\"'`"},
 }
 _KEY_OWNERS = (
@@ -390,26 +317,100 @@ _PACKAGE_BEFORE = re.compile(r"\.[a-z]+\Z")
 _LINE_END_AFTER = re.compile(r"""[ \t]*(?:[\r\n`"'#,}]|\Z)""")
 
 
-def _value_end(m: re.Match[str]) -> int:
-    """Where the value ends: past the pattern's bound if it runs on (no tail may leak)."""
-    end = m.end("secret")
-    if end - m.start("secret") < _VALUE_MAX:
+# where an unquoted value ends before a space: the next parameter (?token=x&user=y,
+# Server=x;Password=y;User Id=z, f(api_key=X, password=y)) or a closing tag …
+_NEXT_PARAMETER = re.compile(  # one leading class: re skips to its characters fast
+    r"[,;&<](?:(?<=<)/|(?<!<)(?=[ \t]*[A-Za-z_][\w.-]*(?:[ \t]+[\w.-]+)?[ \t]*=))"
+)
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+class _RunEnd:
+    """Where the run of unquoted value characters around a position ends.
+
+    Every key inside one long run (``token=token=…``) has a value ending where
+    the run does: the last run found is remembered, so it is read once, not once
+    a key.
+    """
+
+    __slots__ = ("end", "start", "text")
+
+    def __init__(self) -> None:
+        self.text, self.start, self.end = "", 0, 0
+
+    def __call__(self, text: str, at: int) -> int:
+        if text is not self.text or not self.start <= at <= self.end:
+            tail = _VALUE_TAIL[None].match(text, at)
+            self.text, self.start, self.end = text, at, tail.end() if tail else at
+        return self.end
+
+
+_RUN_END = _RunEnd()
+
+
+def _value_end(m: re.Match[str], follow: bool = True) -> int:
+    """Where the value ends: with ``follow``, past the pattern's bound if it runs on
+    (no tail may leak); without, within what the pattern read (enough to judge it)."""
+    text, start, end = m.string, m.start("secret"), m.end("secret")
+    if m["q"] is not None:
+        if follow and end - start >= _VALUE_MAX:
+            tail = _VALUE_TAIL[m["q"]].match(text, end)
+            end = tail.end() if tail else end
         return end
-    tail = _VALUE_TAIL[m["q"]].match(m.string, end)
-    return tail.end() if tail else end
+    # the lookahead sees past the value's space: f(api_key=X, password=y)
+    cut = _NEXT_PARAMETER.search(text, start, end + 64)
+    if cut is not None and cut.start() < end:
+        end = cut.start()
+    elif follow and end - start >= _VALUE_MAX:
+        end = _RUN_END(text, end)
+    # … and the brackets around it it did not open: (token=x), connect(password=y)
+    unopened = {
+        c: text.count(c, start, end) - text.count(o, start, end) for c, o in _CLOSERS.items()
+    }
+    while end > start + 1 and unopened.get(text[end - 1], 0) > 0:
+        unopened[text[end - 1]] -= 1
+        end -= 1
+    return end
 
 
 def _assigned(m: re.Match[str]) -> bool:
-    value = m["secret"]
-    if not _is_literal(value):
-        return False
+    end = _value_end(m, follow=False)
+    # read without a statement's or a list's end (process.env.API_KEY; "x": 1.5,), though a
+    # value masked is masked with it: a secret may end in "," as well
+    value = m.string[m.start("secret") : end].rstrip(",;") if m["q"] is None else m["secret"]
+    # the form first, the value last: in a run of keys most matches fail on their form
+    return _assigned_form(m, value, end) and is_literal(value, _naming_key(m, value))
+
+
+# a call's argument list before a key: connect(user=user, password=password)
+_ARGUMENTS_BEFORE = re.compile(r"[(,]\s*\Z")
+_PASSWORD_WORDS = frozenset(("password", "passwd", "pass", "pwd", "passphrase"))
+
+
+def _naming_key(m: re.Match[str], value: str) -> str:
+    """The key's word, when the value may be a variable of that name (``is_literal``)."""
+    if m["q"] is not None:  # a quoted value is a string, never a variable: password = "password"
+        return ""
+    key = str(m["key"])
+    if value.lower() not in _PASSWORD_WORDS:
+        return key
+    # password=password in a config or an address, password: password in YAML, is a weak
+    # password; a call's argument or a statement (self.password = password) passes it on
+    separator = m.string[m.end("close") : m.start("secret")]
+    statement = "=" in separator and separator != separator.strip()
+    arguments = _ARGUMENTS_BEFORE.search(m.string, max(0, m.start("key") - 64), m.start("key"))
+    return key if statement or arguments is not None else ""
+
+
+def _assigned_form(m: re.Match[str], value: str, end: int) -> bool:
+    """The assignment is one: not prose, code, a package name, a command or a stray tag."""
     start = m.start()
     if _PACKAGE_BEFORE.search(m.string, max(0, start - 64), start) is not None:
         return False
     if m["q"] == "`" and any(c.isspace() for c in value):  # `etcdctl get /x`: a command
         return False
     if m["tag"] is not None:  # an element: <…key>value</…key>, not "use <token> here"
-        after = _TAG_CLOSE_AFTER.match(m.string, m.end())
+        after = _TAG_CLOSE_AFTER.match(m.string, end if m["q"] is None else m.end())
         return (
             _TAG_OPEN_BEFORE.search(m.string, max(0, start - 64), start) is not None
             and after is not None
@@ -430,11 +431,15 @@ def _assigned(m: re.Match[str]) -> bool:
         return m["q"] is not None or not (value.isalpha() or value.startswith("-"))
     if m["q"] is not None:
         return True
-    if _reads_as_code(m):
+    if reads_as_code(value, m.string, end):
         return False
+    if not value.isalpha():
+        return True
     if m["colon"] is not None:  # "Password: at least 8 characters" is prose; YAML ends the line
-        return not value.isalpha() or _LINE_END_AFTER.match(m.string, m.end()) is not None
-    return True
+        return _LINE_END_AFTER.match(m.string, end) is not None
+    # "the token= parameter": a space after "=" and none before it is prose
+    separator = m.string[m.end("close") : m.start("secret")]
+    return not (separator[:1] in "=" and separator[1:].isspace())
 
 
 def _assignment(kind: str, key_end: str, anchor: str) -> _Rule:
@@ -453,7 +458,7 @@ _RULES: tuple[_Rule, ...] = (
         "private key",
         _PRIVATE_KEY,
         # "should the file start with -----BEGIN RSA PRIVATE KEY-----?" holds no key
-        lambda m: _B64_RUN.search(m["secret"]) is not None,
+        lambda m: len(m["body"] or "") >= _KEY_BODY_MIN or _B64_RUN.search(m["secret"]) is not None,
         needles=("-----begin",),
     ),
     # a JWT: header.payload[.signature], base64url of JSON (two parts when unsigned)
@@ -486,10 +491,18 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:\.[A-Za-z0-9_-]+)*",
     ),
     _token("GitLab token", r"GR1348941[A-Za-z0-9_-]{20,}"),  # runner registration
+    _token("Sourcegraph token", r"sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}"),
+    _token("Atlassian API token", r"ATATT3[A-Za-z0-9_=-]{180,}"),
+    # 3 characters, a digit and "Q~" (Microsoft's marker), then the rest: 37 to 40 in all
+    _token(
+        "Azure AD client secret",
+        r"[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        needle="q~",
+    ),
     _token(
         "Slack token",
         r"xox(?:e\.xox)?[abposre]-(?=[A-Za-z0-9-]{8})[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*",
-        _has_digit,
+        _slack_random,
     ),
     _token("Slack token", r"xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+"),
     _token("Stripe key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
@@ -616,7 +629,7 @@ _RULES: tuple[_Rule, ...] = (
         _Deferred(r"_gitlab_session=(?P<secret>[0-9a-z]{32})(?![A-Za-z0-9])"),
         needles=("_gitlab_session=",),
     ),
-    _authorization("bearer token", r"Bearer[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
+    _authorization("bearer token", r"Bearer[ \t]+", _SCHEME_CREDENTIALS, _authorization_secret),
     _authorization("Basic auth credentials", r"Basic[ \t]+", _SCHEME_CREDENTIALS, _literal_secret),
     _authorization(
         "authorization token",
@@ -625,7 +638,7 @@ _RULES: tuple[_Rule, ...] = (
         r"(?:(?:Token|Bot|ApiKey|Api-Key|Key|JWT|SSWS)[ \t]+"
         r"|(?!AWS4-HMAC-SHA256)(?=[A-Za-z0-9._~+/=-]{16}))",
         r"[A-Za-z0-9._~+/=-]+",
-        lambda m: _literal_secret(m) and not _reads_as_code(m),
+        _authorization_secret,
     ),
     # scheme://user:pass@host: the last "@" ends the password (p@ss unencoded)
     _Rule(
@@ -729,14 +742,15 @@ def redact(text: str) -> Redaction:
         hits = rule.anchor().finditer(lowered) if rule.anchor else None
         at = 0
         while (m := _next_match(rule, text, hits, at)) is not None:
-            start, end = m.start("secret"), rule.end(m)
             # a match must not start inside a taken span either: in "[redacted: GitLab
-            # token]" the word "token" is no key, so redacting twice changes nothing
+            # token]" the word "token" is no key, so redacting twice changes nothing;
+            # where it ends is asked last, of an accepted match (it may read a long run)
+            start = m.start("secret")
             if (
                 taken(m.start(), m.start() + 1)
-                or taken(start, end)
-                or _next_to_mask(text, start, end)
                 or not rule.accept(m)
+                or taken(start, end := rule.end(m))
+                or _next_to_mask(text, start, end)
             ):
                 # look again just after where this match started: in "the access token
                 # TOKEN=x" the rejected "token TOKEN=x" must not hide "TOKEN=x"
@@ -744,7 +758,7 @@ def redact(text: str) -> Redaction:
                 continue
             take(start, end)
             found.append((start, end, rule.kind))
-            at = max(m.end(), end)
+            at = end if end < m.end("secret") else max(m.end(), end)
     if not found:
         return Redaction(text, ())
     found.sort()
