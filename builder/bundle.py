@@ -53,6 +53,7 @@ from widget.core.config import (
     STORAGE_PREFIX_PATTERN,
     Preload,
 )
+from widget.core.docs_index import PART_KINDS
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from widget.core.index_build import split_index
@@ -114,7 +115,7 @@ MINIFY_JS = ROOT / "builder" / "minify_js.mjs"
 TERSER = NODE_MODULES / "terser" / "package.json"
 
 # A large index's part files: the loader answers them from their twins by this rule.
-INDEX_PART = r"index-(?:text|terms)-\d+\.[0-9a-f]{10}\.json"
+INDEX_PART = rf"index-(?:{'|'.join(PART_KINDS)})-\d+\.[0-9a-f]{{10}}\.json"
 _STATIC_IMPORT = re.compile(r'from\s*"\./([\w.-]+\.js)"')
 # What function_module rewrites, and what it refuses (a statement only a module has).
 _SOURCE_MAP = re.compile(r"\n//# sourceMappingURL=\S*\s*$")

@@ -10,6 +10,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,37 @@ def fake() -> Iterator[FakeEmbeddings]:
 
 @pytest.fixture(scope="module")
 def hybrid_site(tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings) -> Iterator[str]:
+    with _served(tmp_path_factory, fake, filler=0) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def large_hybrid_site(
+    tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings
+) -> Iterator[tuple[str, Path]]:
+    """The same pages among 400 others: past SPLIT_BYTES, the index comes in parts."""
+    with _served(tmp_path_factory, fake, filler=400) as served:
+        yield served
+
+
+@contextmanager
+def _served(
+    tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings, filler: int
+) -> Iterator[tuple[str, Path]]:
+    """The fixture's pages (and ``filler`` others) built with vectors and served: the
+    site's address and folder."""
     root = tmp_path_factory.mktemp("hybrid") / "site"
     shutil.copytree(SITE, root)
+    for n in range(filler):  # three sections of 80 words no other section uses
+        sections = "".join(
+            f"<h2 id='s{s}'>Part {s}</h2><p>{' '.join(f'w{n}x{s}y{k}' for k in range(80))}</p>"
+            for s in range(3)
+        )
+        (root / f"p{n}.html").write_text(
+            f"<!doctype html><html lang='en'><head><title>Page {n}</title></head>"
+            f"<body><main><h1>Page {n}</h1>{sections}</main></body></html>",
+            encoding="utf-8",
+        )
     config = json.dumps({"chat": False, "embeddings": {"endpoint": fake.url, "model": MODEL}})
     for page in root.glob("*.html"):
         head = (
@@ -49,9 +79,26 @@ def hybrid_site(tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings) 
     build(root, embedding=Embedding(fake.url, MODEL, cache))
     server = make_server(root, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/", root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_large_sites_vectors_come_in_parts_of_its_candidate_pages(
+    browser: Browser, large_hybrid_site: tuple[str, Path], fake: FakeEmbeddings, watch: Watch
+) -> None:
+    """A split index carries its vectors in parts by page: a question fetches those of
+    its candidates only, and meaning still lifts time.sleep."""
+    url, root = large_hybrid_site
+    fake.respond = fake.vectors
+    first, warnings = _first_result(browser, watch, url)
+    assert first.endswith("/time.html#time.sleep"), first
+    assert warnings == []
+    parts = list((root / "docs-panel").glob("index-vectors-*.zst"))
+    fetched = [url for url in watch.requests if "/docs-panel/index-vectors-" in url]
+    assert fetched and len(fetched) <= len(parts) // 2, (fetched, len(parts))
 
 
 def _first_result(browser: Browser, watch: Watch, url: str) -> tuple[str, list[str]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 from dataclasses import replace
 from operator import mul
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from builder.bundle import INDEX_PART, hashed_name
 from builder.embeddings import VectorCache, embed_sections, passage
 from builder.extract import extract_site
 from tests.fake_embeddings import DIMENSION, MODEL, vector
@@ -150,6 +152,8 @@ def test_a_split_index_fetches_vectors_of_its_candidates_then_texts() -> None:
     payload = build_index(sections, "en", Embedded(MODEL, DIMENSION, codes))
     head, parts = split_index(payload, part_bytes=512, split_bytes=0)
     assert any(key.startswith("vectors-") for key in parts)
+    # every part's file fits the rule the loader answers parts by (it once left out vectors)
+    assert all(re.fullmatch(INDEX_PART, hashed_name(f"index-{key}.json", b"")) for key in parts)
     head["parts"]["files"] = {key: key for key in parts}
     index = load_index(json.loads(json.dumps(head)))
     asked: list[list[str]] = []

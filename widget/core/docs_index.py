@@ -142,6 +142,9 @@ DENSE_WEIGHT = 0.5
 CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
 SHOWN = ("anchor", "title", "breadcrumb", "text")
+#: A split payload's kinds of part (a part's key is its kind, "-" and its number): the
+#: sections' texts, the terms' postings and the sections' vectors.
+PART_KINDS = ("text", "terms", "vectors")
 
 
 @dataclass(frozen=True, slots=True)
