@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import json
@@ -98,6 +99,21 @@ def test_the_loader_judges_values_as_the_config_does(files: dict[str, bytes], ke
     in_javascript = json.loads(run.stdout)
     in_python = [not parse_config({key: value}).errors for value in CANDIDATES[key]]
     assert in_javascript == in_python
+
+
+def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
+    """embed.js starts the worker before the shell runs; MicroPython's shell then finds it
+    by name (client.WORKER_NAME), so the two spellings are held together here."""
+    tree = ast.parse((bundle.WIDGET / "shell" / "client.py").read_text(encoding="utf-8"))
+    names = [
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and [getattr(target, "id", "") for target in node.targets] == ["WORKER_NAME"]
+        and isinstance(node.value, ast.Constant)
+    ]
+    loader = (bundle.WIDGET / "assets" / "embed.js").read_text(encoding="utf-8")
+    assert len(names) == 1 and re.findall(r'\bname: "([^"]+)"', loader) == names
 
 
 def test_the_loader_preloads_as_the_config_says(files: dict[str, bytes]) -> None:
