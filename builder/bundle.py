@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
+from builder.lean_code import ZIP_DATE
 from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
@@ -102,7 +103,6 @@ ZSTD_OPTIONS: dict[int, int] = {
     zstd.CompressionParameter.compression_level: 19,
     zstd.CompressionParameter.window_log: 21,
 }
-ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
 LOADER_MARK = "__DOCS_PANEL_LOADER__"
 

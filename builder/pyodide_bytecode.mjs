@@ -16,7 +16,7 @@ const { loadPyodide } = await import(job.pyodide);
 const py = await loadPyodide();
 py.FS.writeFile("/tmp/sources.zip", readFileSync(job.sources));
 py.globals.set("extra_modules", py.toPy(job.modules));
-py.runPython(readFileSync(new URL("lean_code.py", import.meta.url), "utf8"));  // lean_code()
+py.runPython(readFileSync(new URL("lean_code.py", import.meta.url), "utf8"));  // lean_code(), ZIP_DATE
 await py.runPythonAsync(`
 import sys, zipfile
 HOME = "/home/pyodide"
@@ -76,7 +76,7 @@ out = zipfile.ZipFile("/tmp/out.zip", "w", zipfile.ZIP_STORED)
 def add(name, source, path):
     code = lean_code(source, path, keep_lines=name.startswith("worker/widget/"))
     pyc = external._code_to_hash_pyc(code, source_hash(source), checked=False)
-    out.writestr(zipfile.ZipInfo(name[:-3] + ".pyc", (2020, 1, 1, 0, 0, 0)), bytes(pyc))
+    out.writestr(zipfile.ZipInfo(name[:-3] + ".pyc", ZIP_DATE), bytes(pyc))
 
 stdlib = zipfile.ZipFile(STDLIB[:-1])
 for entry in modules:

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.lean_code import ZIP_DATE
 from builder.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
@@ -74,7 +75,7 @@ def compile_worker(
     source_zip = io.BytesIO()
     with zipfile.ZipFile(source_zip, "w") as archive:
         for name, data in sorted(sources):
-            archive.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), data)
+            archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data)
     key = digest(
         DRIVER.read_bytes(),
         LEAN_CODE.read_bytes(),

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const [pyodideUrl, output] = process.argv.slice(2);
 const { loadPyodide } = await import(pyodideUrl);
 const py = await loadPyodide();
-py.runPython(readFileSync(new URL("lean_code.py", import.meta.url), "utf8"));  // lean_code()
+py.runPython(readFileSync(new URL("lean_code.py", import.meta.url), "utf8"));  // lean_code(), ZIP_DATE
 py.runPython(`
 import _imp, marshal, sys, zipfile
 STDLIB = zipfile.ZipFile("/lib/python%d%d.zip" % sys.version_info[:2])
@@ -27,7 +27,7 @@ for name in sorted(_imp._frozen_module_names()):
         continue
     lean = marshal.dumps(lean_code(STDLIB.read(path), "<frozen %s>" % name))
     for folder, blob in (("was", bytes(data)), ("now", lean)):
-        out.writestr(zipfile.ZipInfo(f"{folder}/{name}", (2020, 1, 1, 0, 0, 0)), blob)
+        out.writestr(zipfile.ZipInfo(f"{folder}/{name}", ZIP_DATE), blob)
 out.close()
 `);
 writeFileSync(output, py.FS.readFile("/tmp/frozen.zip"));
