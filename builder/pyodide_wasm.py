@@ -23,6 +23,7 @@ CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
 
 from __future__ import annotations
 
+import ast
 import re
 import tempfile
 import zipfile
@@ -40,9 +41,31 @@ HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
 ADDRESSES = HERE / "wasm_addresses.mjs"
 FROZEN = HERE / "pyodide_frozen.mjs"
-# What makes the wasm: the Node drivers and the Python that edits its memory.
-EDITS = ("pyodide_wasm.py", "cjk_tables.py", "wasm_data.py")
-DRIVERS = (DRIVER, ADDRESSES, FROZEN, LEAN_CODE, *(HERE / f for f in EDITS))
+
+
+def builder_sources(module: Path) -> list[Path]:
+    """``module`` and every builder module it imports, however deep (read, not run)."""
+    found, todo = [module], [module]
+    while todo:
+        for node in ast.walk(ast.parse(todo.pop().read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                path = HERE.parent / (name.replace(".", "/") + ".py")
+                if name.startswith("builder.") and path not in found:
+                    found.append(path)
+                    todo.append(path)
+    return found
+
+
+# What makes the wasm, so what its cache key covers: the Node drivers, the file they
+# run in Pyodide, and the Python that edits its memory with all it imports.
+DRIVERS = tuple(
+    dict.fromkeys(
+        (DRIVER, ADDRESSES, FROZEN, LEAN_CODE, *builder_sources(HERE / "pyodide_wasm.py"))
+    )
+)
 BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
 
 # An Argument Clinic docstring: `name($self, /, key)\n--\n\n` and then its text.

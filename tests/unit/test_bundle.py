@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import zipfile
 from importlib import metadata
 from io import BytesIO
@@ -99,6 +100,21 @@ def test_the_loader_judges_values_as_the_config_does(files: dict[str, bytes], ke
     in_javascript = json.loads(run.stdout)
     in_python = [not parse_config({key: value}).errors for value in CANDIDATES[key]]
     assert in_javascript == in_python
+
+
+def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> None:
+    """What importing pyodide_wasm loads (a fresh interpreter's sys.modules) is read
+    by its cache key: an edit to any of it makes the wasm again."""
+    script = (
+        "import json, sys, builder.pyodide_wasm;"
+        "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
+        " if n.startswith('builder.'))))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, check=True, cwd=bundle.ROOT
+    )
+    loaded = {Path(path).resolve() for path in json.loads(run.stdout)}
+    assert loaded and loaded <= set(pyodide_wasm.DRIVERS), loaded - set(pyodide_wasm.DRIVERS)
 
 
 def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
