@@ -99,13 +99,21 @@ class Redaction:
     kinds: tuple[str, ...]
 
 
+_MASK_START = "[redacted: "
+
+
 def mask(kind: str) -> str:
-    """The text that stands in for a credential of that kind."""
-    return f"[redacted: {kind}]"
+    """The text that stands in for a credential of that kind (``_MASK`` reads it).
+
+    >>> all(_MASK.fullmatch(mask(kind)) for kind in KINDS)
+    True
+    """
+    return f"{_MASK_START}{kind}]"
 
 
 # A mask already in the text is left alone: no match may start in one or cover one.
-_MASK = re.compile(r"\[redacted: [^\[\]\n]{1,60}\]")
+_MASK_PATTERN = re.escape(_MASK_START) + r"[^\[\]\n]{1,60}\]"
+_MASK = re.compile(_MASK_PATTERN)
 
 _Accept = Callable[[re.Match[str]], bool]
 
@@ -707,13 +715,13 @@ def _next_match(
 def _next_to_mask(text: str, start: int, end: int) -> bool:
     """A secret glued to a mask: a second pass sees a mask where the first saw the token
     it stands for, so ``SG.SG.…SG.<SendGrid key>`` must read the same both times."""
-    return text.startswith("[redacted: ", end) or (
+    return text.startswith(_MASK_START, end) or (
         text.endswith("]", 0, start)
         and _MASK_BEFORE.search(text, max(0, start - 80), start) is not None
     )
 
 
-_MASK_BEFORE = re.compile(r"\[redacted: [^\[\]\n]{1,60}\]\Z")
+_MASK_BEFORE = re.compile(_MASK_PATTERN + r"\Z")
 
 
 def redact(text: str) -> Redaction:
