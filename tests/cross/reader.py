@@ -10,7 +10,7 @@ from tests.browser.test_answers import STORED_AS_SHOWN
 from tests.cross.tabs import Tab
 
 # WebKit runs the worker's CPython about five times slower than Firefox here.
-READY_S = 240.0
+READY_S = 120.0
 
 
 def open_panel(tab: Tab) -> None:
