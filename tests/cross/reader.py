@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 from tests.browser.reader import KEYS
-from tests.browser.test_answers import STORED_AS_SHOWN
 from tests.cross.tabs import Tab
 
 # WebKit runs the worker's CPython about five times slower than Firefox here.
@@ -28,8 +27,24 @@ def ask(tab: Tab, question: str) -> None:
     tab.press("Enter")
 
 
+# True once ``n`` turns are on screen, none still answering, and this tab's conversation
+# is stored with each turn's status as shown (a checkpoint, stored as "stopped" while the
+# answer streams, is not enough).
+STORED_AS_SHOWN = """n => {
+  const panel = document.querySelector('[data-docs-panel]').shadowRoot;
+  const turns = [...panel.querySelectorAll('.turn')];
+  if (turns.length !== n || turns.some(t => t.hasAttribute('aria-busy'))) return false;
+  const shown = turns.map(t => t.querySelector('.results') ? 'results'
+    : t.querySelector('.after .stopped') ? 'stopped' : 'done');
+  const id = JSON.parse(sessionStorage.getItem('docs-panel.conversation') || '{}').id;
+  const kept = JSON.parse(localStorage.getItem('docs-panel.history') || '{"conversations": []}')
+    .conversations.find(c => c.id === id);
+  return Boolean(kept) && JSON.stringify(kept.turns.map(t => t.status)) === JSON.stringify(shown);
+}"""
+
+
 def wait_answered(tab: Tab, count: int) -> None:
-    """Until ``count`` turns show a finished answer and the archive stores each as shown."""
+    """Until this conversation shows ``count`` finished turns and stores each as shown."""
     tab.wait_until(STORED_AS_SHOWN, count, timeout_s=READY_S, what=f"{count} answers stored")
 
 

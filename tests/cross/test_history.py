@@ -39,7 +39,7 @@ def test_the_history_list_reopens_a_conversation(tab: Tab, site: Site) -> None:
     ask(tab, "rate limits")
     wait_answered(tab, 1)
     assert history_titles(tab) == ["rate limits", "install the command line tool"]
-    tab.click("button", "install the command line tool", exact=True)
+    tab.click("button", "install the command line tool")  # the row, titled by its question
     tab.wait_count("list", "Conversations", 0)
     questions = tab.run(
         "() => [...document.querySelector('[data-docs-panel]').shadowRoot"
