@@ -9,7 +9,6 @@ root), and so do waits, which poll a condition until it holds or time runs out.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from abc import ABC, abstractmethod
@@ -69,9 +68,6 @@ class Tab(ABC):
 
     def count(self, role: str, name: str | None = None, *, exact: bool = False) -> int:
         return int(self.run(with_finder("(r, n, e) => find(r, n, e).length"), role, name, exact))
-
-    def texts(self, role: str, name: str | None = None) -> list[str]:
-        return list(self.run(with_finder("(r, n) => find(r, n).map(e => e.innerText)"), role, name))
 
     def attribute(self, role: str, name: str, attribute: str) -> str | None:
         script = "(r, n, a) => { const [e] = find(r, n); return e ? e.getAttribute(a) : null; }"
@@ -153,7 +149,3 @@ def as_json_call(script: str) -> str:
         f"(args) => Promise.resolve(({script})(...JSON.parse(args)))"
         ".then(value => JSON.stringify(value === undefined ? null : value))"
     )
-
-
-def parse_result(text: str) -> Any:
-    return json.loads(text)
