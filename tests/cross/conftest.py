@@ -1,6 +1,7 @@
-"""The cross-engine suite's set-up: the browser suite's demo build, server and fake
-model endpoint, and a ``tab`` in each engine (Chromium through Playwright, Firefox
-ESR over WebDriver BiDi, WebKitGTK through WebKitWebDriver).
+"""The cross-engine suite's set-up: the demo build, server, fake model endpoint and
+Chromium it shares with the browser suite (tests/conftest.py), and a ``tab`` in each
+engine (Chromium through Playwright, Firefox ESR over WebDriver BiDi, WebKitGTK
+through WebKitWebDriver).
 
 Every tab a test opens is checked at its end: a console.error, an uncaught error or
 rejection, or a PyScript error box fails the test (recorder.js keeps them).
@@ -12,35 +13,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
 
-from tests.browser.conftest import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    Site,
-    endpoint,
-    fake_endpoint,
-    fake_feedback,
-    site,
-)
+from tests.browser.conftest import Site
 from tests.cross.bidi import Firefox
 from tests.cross.chromium import ChromiumTab
 from tests.cross.firefox import FirefoxTab
 from tests.cross.tabs import Tab
 from tests.cross.webkit import Display, WebKitTab, start_session
 
-__all__ = ["endpoint", "fake_endpoint", "fake_feedback", "site"]  # shared with tests/browser
-
 ENGINES = ["chromium", "firefox", "webkit"]
 RECORDER = Path(__file__).with_name("recorder.js")
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="session")
@@ -65,7 +47,7 @@ def engine(request: pytest.FixtureRequest) -> str:
 def first_tab(engine: str, request: pytest.FixtureRequest) -> tuple[Tab, Callable[[], None]]:
     """A tab in a fresh profile of ``engine``, and what closes the profile."""
     if engine == "chromium":
-        context = request.getfixturevalue("chromium").new_context(
+        context = request.getfixturevalue("browser").new_context(
             viewport={"width": 1280, "height": 800}
         )
         return ChromiumTab.in_new_profile(context), context.close
