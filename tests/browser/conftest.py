@@ -9,7 +9,6 @@ in the message.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,13 +22,7 @@ from playwright.sync_api import (
     Page,
     Request,
     Response,
-    sync_playwright,
 )
-
-from builder.cli import build_demo
-from builder.serve import make_server
-from tests.browser.endpoint import FakeEndpoint
-from tests.browser.feedback_endpoint import FakeFeedback
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -148,56 +141,6 @@ def _py_errors(page: Page) -> list[str]:
         return [str(t) for t in page.locator(".py-error").all_inner_texts()]
     except Exception:  # the page is gone (closed or crashed): nothing left to read
         return []
-
-
-@pytest.fixture(scope="session")
-def fake_endpoint() -> FakeEndpoint:
-    return FakeEndpoint()
-
-
-@pytest.fixture
-def endpoint(fake_endpoint: FakeEndpoint) -> Iterator[FakeEndpoint]:
-    """The answer endpoint at /api/chat, with nothing queued and no requests yet."""
-    fake_endpoint.reset()
-    yield fake_endpoint
-    fake_endpoint.reset()
-
-
-@pytest.fixture(scope="session")
-def fake_feedback() -> FakeFeedback:
-    return FakeFeedback()
-
-
-@pytest.fixture
-def feedback(fake_feedback: FakeFeedback) -> Iterator[FakeFeedback]:
-    """The feedback receiver at /api/feedback, with no reports yet."""
-    fake_feedback.reset()
-    yield fake_feedback
-    fake_feedback.reset()
-
-
-@pytest.fixture(scope="session")
-def site(
-    tmp_path_factory: pytest.TempPathFactory,
-    fake_endpoint: FakeEndpoint,
-    fake_feedback: FakeFeedback,
-) -> Iterator[Site]:
-    root = tmp_path_factory.mktemp("demo") / "site"
-    build_demo(root)  # the demo pages answer with search results; chat tests add their own
-    server = make_server(root, port=0, chat=fake_endpoint, feedback=fake_feedback)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Site(root=root, url=f"http://127.0.0.1:{server.server_port}/")
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -118,7 +118,6 @@ class Answering:
             article.append(note(say("search_failed"), "note error", "alert"))
             return
         self.keeper.set_session(asked.session)
-        self.keeper.remove("composer.draft")
         # Show what is kept: the question as stored, credentials masked.
         article.querySelector(".question").textContent = asked.question
         failed, wait_s = False, None

@@ -111,7 +111,7 @@ class Panel:
         self.thread = h("div", {"class": "thread"})
         self.announcer = h("p", {"class": "visually-hidden", "role": "status"})
         self.composer = Composer(
-            on_ask=lambda text, scope: self.answering.submit(text, scope, self.quoting.take()),
+            on_ask=self.send,
             on_stop=lambda: self.answering.stop(),
             on_draft=lambda text: self.keeper.draft_changed(text, self.spawn),
             above=self.quoting.chip,
@@ -183,6 +183,11 @@ class Panel:
         """embed.js's "Ask about this": open the panel with the passage attached."""
         self.quoting.attach(selected)
         self.open()
+
+    def send(self, question, scope):
+        """The composer sent ``question``: the draft goes before the question is asked."""
+        self.keeper.draft_sent()
+        self.answering.submit(question, scope, self.quoting.take())
 
     def open(self):
         self.panel.hidden = False

@@ -131,6 +131,15 @@ class Keeper:
                 self._draft_task.cancel()
             self._draft_task = spawn(self._save_draft(text))
 
+    def draft_sent(self):
+        """The composer's text went out as a question: it is no draft any more, and the
+        write its last keystroke scheduled must not land after this (a question is sent
+        sooner than DRAFT_DELAY_S after its last key more often than not)."""
+        if self._draft_task is not None:
+            self._draft_task.cancel()
+            self._draft_task = None
+        self.remove("composer.draft")
+
     async def _save_draft(self, text):
         await asyncio.sleep(DRAFT_DELAY_S)
         if text.strip():
