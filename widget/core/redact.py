@@ -81,6 +81,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from widget.core.redact_values import (
+    PASSWORD_WORDS,
     PLACEHOLDER,
     is_literal,
     random_text,
@@ -392,7 +393,6 @@ def _assigned(m: re.Match[str]) -> bool:
 
 # a call's argument list before a key: connect(user=user, password=password)
 _ARGUMENTS_BEFORE = re.compile(r"[(,]\s*\Z")
-_PASSWORD_WORDS = frozenset(("password", "passwd", "pass", "pwd", "passphrase"))
 
 
 def _naming_key(m: re.Match[str], value: str) -> str:
@@ -400,7 +400,7 @@ def _naming_key(m: re.Match[str], value: str) -> str:
     if m["q"] is not None:  # a quoted value is a string, never a variable: password = "password"
         return ""
     key = str(m["key"])
-    if value.lower() not in _PASSWORD_WORDS:
+    if value.lower() not in PASSWORD_WORDS:
         return key
     # password=password in a config or an address, password: password in YAML, is a weak
     # password; a call's argument or a statement (self.password = password) passes it on

@@ -34,13 +34,13 @@ _BRACED = re.compile(r"\{([A-Za-z_][\w.]*)\}")  # f"…{token}…", or a secret 
 KEPT_VALUES = frozenset(("true", "false", "null", "none", "nil", "undefined", "string"))
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")  # snake_case, camelCase, kebab-case
 _WORD_BREAK = re.compile(r"[_-]+|(?<=[a-z0-9])(?=[A-Z])")
-_CREDENTIAL_WORDS = frozenset(
-    ("password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "key", "apikey", "auth")
-)
+#: The words that name a password (``redact`` masks ``password=password`` outside code).
+PASSWORD_WORDS = frozenset(("password", "passwd", "pass", "pwd", "passphrase"))
+_CREDENTIAL_WORDS = PASSWORD_WORDS | {"secret", "token", "key", "apikey", "auth"}
 _CREDENTIAL_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authkey")
 # credential words that name one thing: user:passwd@host is as much a placeholder as :password@
 _SAME_CREDENTIAL = {
-    **dict.fromkeys(("password", "passwd", "pass", "pwd", "passphrase"), "password"),
+    **dict.fromkeys(PASSWORD_WORDS, "password"),
     **dict.fromkeys(("key", "apikey"), "key"),
     **{word: word for word in ("secret", "token", "auth")},
 }
