@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
+from builder.js_modules import inlined
 from builder.lean_code import ZIP_DATE
 from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
@@ -496,9 +497,11 @@ def alerts(language: str) -> list[str]:
 
 
 def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:
-    """``widget/assets/<asset>`` minified, with ``values`` as a JSON object in place of
-    ``mark`` (its manifest, ``M``)."""
-    template = _minified((WIDGET / "assets" / asset).read_bytes(), module=module).decode()
+    """``widget/assets/<asset>`` with the modules it imports inlined (:mod:`builder.js_modules`),
+    minified, with ``values`` as a JSON object in place of ``mark`` (its manifest, ``M``)."""
+    assets = WIDGET / "assets"
+    source = inlined((assets / asset).read_text(encoding="utf-8"), assets, asset)
+    template = _minified(source.encode("utf-8"), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
     return template.replace(mark, _json(values).decode("utf-8")).encode("utf-8")
