@@ -59,6 +59,7 @@ from widget.core.docs_index import PART_KINDS
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from widget.core.index_build import split_index
+from widget.core.session_fields import EMBED_FIELDS
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -203,6 +204,7 @@ SHARED_CORE = (
     "i18n.py",
     "lifecycle.py",
     "protocol.py",
+    "session_fields.py",
     *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
 )
 """The core modules the shell imports too, written in the Python MicroPython has: the
@@ -363,6 +365,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "shortcut": shortcut,
         "language": language,
         "preload": preload,
+        "session": list(EMBED_FIELDS),  # this tab's session record: its fields embed.js reads
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
