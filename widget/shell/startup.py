@@ -40,6 +40,7 @@ async def boot(panel):
     if panel.keeper.record:
         await restore(panel)
     panel.progress.remove()
+    panel.privacy.ready(panel.keeper.record)
     panel.history.button.disabled = False
     panel.started.set()
     panel.answering.ready()
