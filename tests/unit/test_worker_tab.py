@@ -201,3 +201,7 @@ def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
     assert reply("import_file", tab.import_file(stored, "{")).refused == "damaged"
     assert [r.title for r in reply("conversations", tab.conversations(stored, "RETRY")).rows]
     assert reply("conversations", tab.conversations(stored, "nothing-like-it")).rows == []
+    # As the reader types: the archive the list last read, filtered again.
+    assert len(reply("filter_conversations", tab.filter_conversations("retry")).rows) == 1
+    assert reply("conversations", tab.conversations(None, "")).rows == []
+    assert reply("filter_conversations", tab.filter_conversations("")).rows == []

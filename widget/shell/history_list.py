@@ -36,7 +36,7 @@ class HistoryList:
                 "dir": "auto",
             },
         )
-        listen(self.search, "input", lambda event: panel.spawn(self._filter()))
+        listen(self.search, "input", lambda event: panel.spawn(self._filter(again=True)))
         self.said = h("div", {"class": "said"})  # what an import did
         self.rows = h("div")  # the list, or why there is none
         self.picker = h(
@@ -68,15 +68,19 @@ class HistoryList:
         self.container.hidden = False
         self.button.setAttribute("aria-expanded", "true")
 
-    async def _filter(self):
-        """Draw the rows that hold the search box's words (all when it is empty)."""
+    async def _filter(self, again=False):
+        """Draw the rows that hold the search box's words (all when it is empty), from the
+        archive as stored now, or ``again`` from the one the list last read."""
         panel = self.panel
         self._asked += 1
         asked, started = self._asked, window.performance.now()
         query = self.search.value
-        listing = await panel.client.call(
-            "conversations", history=panel.keeper.get("history"), query=query
-        )
+        if again:
+            listing = await panel.client.call("filter_conversations", query=query)
+        else:
+            listing = await panel.client.call(
+                "conversations", history=panel.keeper.get("history"), query=query
+            )
         if asked != self._asked:  # the reader typed on meanwhile
             return
         clear(self.rows)

@@ -119,6 +119,7 @@ class Tab:
         # sessionStorage (``private_copy``) for reloads of this tab only.
         self.private = False
         self.answer: _Answer | None = None
+        self.listed = Archive()  # what the history list last read, for filtering as one types
         # The sections retrieved for each turn asked here, by turn key: a vote report
         # carries them (a restored turn has none; retrieval is never stored).
         self.retrieved: dict[str, tuple[str, ...]] = {}
@@ -395,8 +396,13 @@ class Tab:
     def conversations(self, history: str | None, query: str) -> Reply:
         """The history list: newest activity first, with when its last question was asked;
         only the conversations holding every word of ``query`` when it is not blank."""
+        self.listed = load_archive(history).archive
+        return self.filter_conversations(query)
+
+    def filter_conversations(self, query: str) -> Reply:
+        """The rows of the archive the list last read that hold every word of ``query``."""
         now = _now()
-        rows = [history_row(row, now=now) for row in matching(load_archive(history).archive, query)]
+        rows = [history_row(row, now=now) for row in matching(self.listed, query)]
         return {"rows": rows, "current": self.conversation.id if self.conversation else None}
 
     def open_conversation(self, history: str | None, id: str) -> Reply:
