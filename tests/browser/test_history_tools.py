@@ -189,3 +189,15 @@ def test_garbage_is_refused_in_an_empty_archive_too(page: Page, site: Site, tmp_
         "This file is not a conversation export, or it is damaged, so nothing was imported."
     )
     assert stored(page, "history") is None
+
+
+def test_recording_nothing_offers_no_import_and_no_private_switch(page: Page, site: Site) -> None:
+    """history.enabled: false: nothing may be written, so no file is merged in either."""
+    page.goto(site.page_with_config("no-history", "{history: {enabled: false}}"))
+    open_panel(page)
+    wait_ready(page)
+    expect(page.get_by_role("switch", name="Private conversation")).to_have_count(0)
+    open_history(page)
+    expect(page.get_by_text("No conversations yet.")).to_be_visible()
+    expect(page.get_by_role("button", name="Import", exact=True)).to_be_hidden()
+    assert page.evaluate("localStorage.length") == 0

@@ -205,3 +205,6 @@ def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
     assert len(reply("filter_conversations", tab.filter_conversations("retry")).rows) == 1
     assert reply("conversations", tab.conversations(None, "")).rows == []
     assert reply("filter_conversations", tab.filter_conversations("")).rows == []
+    off, _ = run(tab_module.Tab.start('{"history": {"enabled": false}}', "/index.json", PAGE, ""))
+    with pytest.raises(tab_module.ProtocolError, match="history off"):
+        off.import_file(None, exported.text)

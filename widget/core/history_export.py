@@ -70,6 +70,8 @@ class ImportRefused(WidgetError):
 
 @dataclass(frozen=True, slots=True)
 class ExportFile:
+    """An export, as the reader's browser downloads it."""
+
     name: str
     text: str
 

@@ -101,6 +101,8 @@ class HistoryList:
             part.hidden = not everything
         for part in self.bar.querySelectorAll(".armed"):  # "Delete all" starts unarmed
             part.hidden = True
+        # "Record nothing" means nothing: no file is merged into storage then.
+        self.bar.querySelector(".import").hidden = not panel.keeper.record
         # Devtools and bench/history_search.py see what filtering costs, typing to drawn.
         window.performance.measure(
             "docs-panel:history-search",

@@ -374,6 +374,8 @@ class Tab:
     def import_file(self, history: str | None, text: str) -> Reply:
         """The archive with an export file merged in; a file refused changes nothing."""
         bounds = self.config.history
+        if not bounds.enabled:
+            raise ProtocolError("import_file with history off: the shell offers no Import then")
         try:
             merged = merge_import(
                 history,
