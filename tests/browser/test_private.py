@@ -49,10 +49,15 @@ def ask_privately(page: Page, question: str) -> None:
     page.wait_for_function(f"sessionStorage.getItem('{PRIVATE_KEY}')")
 
 
-def test_a_private_conversation_never_reaches_local_storage(page: Page, site: Site) -> None:
+def ready_panel(page: Page, site: Site) -> Page:
     page.goto(site.url)
     open_panel(page)
     wait_ready(page)
+    return page
+
+
+def test_a_private_conversation_never_reaches_local_storage(page: Page, site: Site) -> None:
+    ready_panel(page, site)
     ask_and_wait(page, "How do I retry a job?")  # an ordinary one, stored
     new_chat(page)
     before = local(page)
@@ -87,18 +92,12 @@ def test_a_private_conversation_never_reaches_local_storage(page: Page, site: Si
 def test_a_private_conversation_is_gone_when_the_tab_closes(
     context: BrowserContext, site: Site
 ) -> None:
-    page = context.new_page()
-    page.goto(site.url)
-    open_panel(page)
-    wait_ready(page)
+    page = ready_panel(context.new_page(), site)
     ask_privately(page, SECRET_QUESTION)
     assert stored(page, "history") is None
     page.close()  # the tab closes: its sessionStorage with it
 
-    again = context.new_page()
-    again.goto(site.url)
-    open_panel(again)
-    wait_ready(again)
+    again = ready_panel(context.new_page(), site)
     expect(again.get_by_text("Ask about these docs")).to_be_visible()  # the empty state
     expect(again.get_by_text("Private", exact=True)).to_be_hidden()
     assert answers(again) == 0
@@ -110,10 +109,7 @@ def test_a_tab_opened_from_a_private_one_does_not_adopt_it(
     context: BrowserContext, site: Site
 ) -> None:
     """window.open copies sessionStorage: the copy of the private conversation is dropped."""
-    page = context.new_page()
-    page.goto(site.url)
-    open_panel(page)
-    wait_ready(page)
+    page = ready_panel(context.new_page(), site)
     ask_privately(page, SECRET_QUESTION)
     with context.expect_page() as opened:
         page.evaluate("window.open(location.href)")
