@@ -125,6 +125,7 @@ def test_export_one_and_all_then_import_into_a_fresh_profile(
             other.get_by_role("status").filter(has_text="Conversations imported: 2")
         ).to_be_visible()
         assert sorted(rows(other)) == sorted(QUESTIONS)
+        shoot(other, "imported")
         assert sorted(archive(other).values()) == sorted([q] for q in QUESTIONS)
         other.get_by_role("button", name=QUESTIONS[1]).click()  # an imported one opens
         expect(other.get_by_role("list", name="Search results")).to_have_count(1)
