@@ -39,8 +39,8 @@ async def boot(panel):
     panel.settings.restore()
     if panel.keeper.record:
         await restore(panel)
+    panel.privacy.ready(panel.keeper.record)  # before the progressbar goes: ready means ready
     panel.progress.remove()
-    panel.privacy.ready(panel.keeper.record)
     panel.history.button.disabled = False
     panel.started.set()
     panel.answering.ready()
