@@ -200,6 +200,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
 
 
 SHARED_CORE = (
+    "copy_text.py",
     "errors.py",
     "i18n.py",
     "lifecycle.py",

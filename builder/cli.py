@@ -8,6 +8,7 @@
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
     python build.py serve --plain                    # a host that compresses nothing
+    python build.py report votes.jsonl               # → votes-report.html, readers' votes
 
 ``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
 demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
@@ -40,6 +41,7 @@ from builder.embeddings import (
 from builder.extract import SiteReport, extract_site
 from builder.publish import publish
 from builder.serve import CHAT_PATH, make_server
+from builder.vote_report import write_report
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
 from widget.core.index_build import Embedded, build_index
@@ -191,9 +193,20 @@ def serve(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument("command", nargs="?", choices=["build", "serve", "report"], default="build")
+    parser.add_argument(
+        "votes",
+        nargs="?",
+        type=Path,
+        help="report: a JSON-lines file of vote reports (what feedbackEndpoint receives)",
+    )
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
-    parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output folder (default: SITE/docs-panel); report: the HTML file "
+        "(default: VOTES-report.html beside the votes)",
+    )
     parser.add_argument("--base", default="/", help="URL path the site is served under")
     parser.add_argument(
         "--version",
@@ -235,6 +248,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
+        if args.command == "report":
+            if args.votes is None:
+                parser.error("report needs the votes file: build.py report votes.jsonl")
+            out = args.out or args.votes.with_name(args.votes.stem + "-report.html")
+            summary = write_report(args.votes, out)
+            print(f"docs-panel: {summary.votes} votes → {out}")
+            return 0
+        if args.votes is not None:
+            parser.error(f"unexpected argument {args.votes} (only report takes a file)")
         if args.command == "serve":
             if args.endpoint and not args.endpoint.startswith(("http://", "https://")):
                 raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")

@@ -100,7 +100,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
 
-    assert reply("restore", tab.restore(None, None)).conversation is None
+    assert reply("restore", tab.restore(None, None, None)).conversation is None
     question = "how do I retry? token=ghp_FAKE0123456789abcdefghijklmnopqrstuv"
     fetched.clear()
     asked = reply("ask", run(tab.ask(question, "", "", "")))
@@ -110,7 +110,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     stored = reply("save", tab.save(None, False)).value
     assert stored is not None
 
-    listing = reply("conversations", tab.conversations(stored))
+    listing = reply("conversations", tab.conversations(stored, ""))
     [row] = listing.rows
     assert listing.current == row.id and row.when_unit == "second"
     assert reply("check_regressed", tab.check_regressed(stored)).regressed is False
@@ -156,3 +156,55 @@ def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any)
     finally:
         missing.clear()
     assert reply("ask", run(tab.ask("retry a job", "", "", ""))).turn.results
+
+
+def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> None:
+    """Private: save writes nothing, the copy for sessionStorage has the turn, a reload
+    of the tab takes it back from that copy, and no vote reaches the local log."""
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    reply("set_private", tab.set_private(True))
+    asked = reply("ask", run(tab.ask("retry a job", "", "", "")))
+    assert reply("save", tab.save(None, False)).value is None
+    copy = reply("private_copy", tab.private_copy(False)).copy
+    assert json.loads(copy)["conversations"][0]["turns"][0]["question"] == "retry a job"
+    voted = reply("vote", tab.vote(None, asked.turn.key, "up", "", ""))
+    assert voted.value is None and voted.feedback.vote == "up"
+    with pytest.raises(tab_module.ProtocolError, match="first question"):
+        tab.set_private(False)
+
+    conversation_id = json.loads(copy)["conversations"][0]["id"]
+    left = json.dumps({"id": conversation_id, "left": True})
+    again, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    restored = reply("restore", again.restore(None, left, copy))
+    assert restored.private is True and restored.conversation.id == conversation_id
+    assert reply("save", again.save(None, False)).value is None
+    reply("new_chat", again.new_chat())
+    assert again.private is False
+
+
+def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
+    """An export of this site imports back into an empty archive; another site's file is
+    refused with nothing to write; the search finds a conversation by its answer."""
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    run(tab.ask("retry a job", "", "", ""))
+    stored = reply("save", tab.save(None, False)).value
+    exported = reply("export", tab.export(stored, ""))
+    assert (
+        exported.name.startswith("docs-panel-docs.example.org-") and exported.name[-5:] == ".json"
+    )
+    merged = reply("import_file", tab.import_file(None, exported.text))
+    assert merged.refused == "" and merged.changed == 1
+    assert json.loads(merged.value) == json.loads(stored)
+    elsewhere = exported.text.replace(json.dumps(tab.origin), '"https://evil.example"')
+    refused = reply("import_file", tab.import_file(stored, elsewhere))
+    assert (refused.value, refused.changed, refused.refused) == (None, 0, "other_site")
+    assert reply("import_file", tab.import_file(stored, "{")).refused == "damaged"
+    assert [r.title for r in reply("conversations", tab.conversations(stored, "RETRY")).rows]
+    assert reply("conversations", tab.conversations(stored, "nothing-like-it")).rows == []
+    # As the reader types: the archive the list last read, filtered again.
+    assert len(reply("filter_conversations", tab.filter_conversations("retry")).rows) == 1
+    assert reply("conversations", tab.conversations(None, "")).rows == []
+    assert reply("filter_conversations", tab.filter_conversations("")).rows == []
+    off, _ = run(tab_module.Tab.start('{"history": {"enabled": false}}', "/index.json", PAGE, ""))
+    with pytest.raises(tab_module.ProtocolError, match="history off"):
+        off.import_file(None, exported.text)

@@ -51,7 +51,14 @@ it into embed.js, which listens for the key before the panel is loaded."""
 STORAGE_PREFIX_PATTERN: Final = rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}"
 """The prefix rule, as a regular expression that reads the same in Python and JavaScript:
 build.py writes it into embed.js, so the loader and the worker agree on the keys."""
-STORAGE_NAMES: Final = ("history", "feedback", "conversation", "composer.draft", "instruction")
+STORAGE_NAMES: Final = (
+    "history",
+    "feedback",
+    "conversation",
+    "composer.draft",
+    "instruction",
+    "private",
+)
 """The storage keys' names after the prefix (contract §4): ``docs-panel.history`` and so on."""
 
 

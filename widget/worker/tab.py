@@ -40,6 +40,7 @@ from widget.core.feedback import (
     should_send,
 )
 from widget.core.history import (
+    Archive,
     Conversation,
     Status,
     Turn,
@@ -47,12 +48,13 @@ from widget.core.history import (
     delete,
     dump_archive,
     evict_one_more,
-    listing,
     load_archive,
     regressed,
     turn_record,
     upsert,
 )
+from widget.core.history_export import ImportRefused, export_file, merge_import, read_export
+from widget.core.history_search import matching
 from widget.core.lifecycle import CHECKPOINT_S
 from widget.core.redact import redact_text
 from widget.core.session import adopts, read_session, session_value, stopped_turn
@@ -113,7 +115,11 @@ class Tab:
         feedback = config.feedback_endpoint
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         self.conversation: Conversation | None = None
+        # A private conversation is never merged into the archive; the shell keeps it in
+        # sessionStorage (``private_copy``) for reloads of this tab only.
+        self.private = False
         self.answer: _Answer | None = None
+        self.listed = Archive()  # what the history list last read, for filtering as one types
         # The sections retrieved for each turn asked here, by turn key: a vote report
         # carries them (a restored turn has none; retrieval is never stored).
         self.retrieved: dict[str, tuple[str, ...]] = {}
@@ -146,12 +152,15 @@ class Tab:
     def _view(self, conversation: Conversation | None) -> object:
         return conversation_view(conversation, self.index, self.origin)
 
-    def restore(self, history: str | None, session: str | None) -> Reply:
-        """At start-up: the conversation this tab goes on with, if it is its own."""
+    def restore(self, history: str | None, session: str | None, private: str | None) -> Reply:
+        """At start-up: the conversation this tab goes on with, if it is its own (from
+        the archive, or this tab's ``private`` copy)."""
         loaded = load_archive(history)
         left = read_session(session)
         wanted = left.conversation_id if adopts(left) else None
-        self.conversation = loaded.archive.find(wanted) if wanted else None
+        kept_private = load_archive(private).archive.find(wanted) if wanted and private else None
+        self.private = kept_private is not None
+        self.conversation = kept_private or (loaded.archive.find(wanted) if wanted else None)
         # The answer that was streaming when the page left comes back stopped.
         persist = False
         if wanted and left.in_flight is not None and self.keeps_in_flight:
@@ -163,6 +172,7 @@ class Tab:
                 persist = True
         return {
             "adopted": adopts(left),
+            "private": self.private,
             "conversation": self._view(self.conversation),
             "session": self._session(),
             # An older schema or skipped garbage: store the archive in today's form.
@@ -320,9 +330,8 @@ class Tab:
     def save(self, history: str | None, checkpoint: bool) -> Reply:
         """The archive with this tab's conversation merged in, bounds applied (null: no
         write). ``checkpoint``: the answer streaming now goes in as a stopped turn first."""
-        if checkpoint and self.answer is not None and self.keeps_in_flight:
-            self._keep(self._answer_turn(self.answer, "stopped"))
-        if self.conversation is None or not self.config.history.enabled:
+        self._checkpoint(checkpoint)
+        if self.conversation is None or not self.config.history.enabled or self.private:
             return {"value": None}
         bounds = self.config.history
         try:
@@ -337,26 +346,77 @@ class Tab:
             value = None
         return {"value": value}
 
+    def _checkpoint(self, checkpoint: bool) -> None:
+        if checkpoint and self.answer is not None and self.keeps_in_flight:
+            self._keep(self._answer_turn(self.answer, "stopped"))
+
+    def set_private(self, on: bool) -> Reply:
+        """Make the new chat's conversation private (or not): only before its first turn."""
+        if self._turns():
+            raise ProtocolError("set_private after the first question: the shell hides it then")
+        self.private = on
+        return {}
+
+    def private_copy(self, checkpoint: bool) -> Reply:
+        """The private conversation as this tab's sessionStorage keeps it (null: none),
+        in the archive's format; ``checkpoint`` as for ``save``."""
+        self._checkpoint(checkpoint)
+        if not (self.private and self.conversation and self.conversation.turns):
+            return {"copy": None}
+        return {"copy": dump_archive(Archive((self.conversation,)))}
+
+    def export(self, history: str | None, id: str) -> Reply:
+        """The export file of one stored conversation (``id``), or of all (``id`` "")."""
+        archive = load_archive(history).archive
+        exported = export_file(archive, [id] if id else None, origin=self.origin, now_ms=_now())
+        return {"name": exported.name, "text": exported.text}
+
+    def import_file(self, history: str | None, text: str) -> Reply:
+        """The archive with an export file merged in; a file refused changes nothing."""
+        bounds = self.config.history
+        if not bounds.enabled:
+            raise ProtocolError("import_file with history off: the shell offers no Import then")
+        try:
+            merged = merge_import(
+                history,
+                read_export(text, origin=self.origin),
+                max_conversations=bounds.max,
+                max_bytes=bounds.max_bytes,
+            )
+        except ImportRefused as err:
+            js.console.warn(f"docs-panel: import refused: {err}")
+            return {"value": None, "changed": 0, "refused": err.reason}
+        except StorageError as err:  # a newer version's archive: never overwrite it
+            js.console.warn(f"docs-panel: {err}")
+            return {"value": None, "changed": 0, "refused": "newer"}
+        return {"value": merged.value, "changed": merged.changed, "refused": ""}
+
     def evict(self, history: str) -> Reply:
         """A smaller archive after a full quota; null when only this turn is left."""
         return {"value": evict_one_more(history)}
 
-    def conversations(self, history: str | None) -> Reply:
-        """The history list: newest activity first, with when its last question was asked."""
+    def conversations(self, history: str | None, query: str) -> Reply:
+        """The history list: newest activity first, with when its last question was asked;
+        only the conversations holding every word of ``query`` when it is not blank."""
+        self.listed = load_archive(history).archive
+        return self.filter_conversations(query)
+
+    def filter_conversations(self, query: str) -> Reply:
+        """The rows of the archive the list last read that hold every word of ``query``."""
         now = _now()
-        rows = [history_row(row, now=now) for row in listing(load_archive(history).archive)]
+        rows = [history_row(row, now=now) for row in matching(self.listed, query)]
         return {"rows": rows, "current": self.conversation.id if self.conversation else None}
 
     def open_conversation(self, history: str | None, id: str) -> Reply:
         """Switch this tab to a stored conversation; the reader carries on in it."""
         found = load_archive(history).archive.find(id)
         if found is not None:
-            self.conversation = found
+            self.conversation, self.private = found, False
         return {"conversation": self._view(found), "session": self._session()}
 
     def new_chat(self) -> Reply:
         """Start afresh; the old conversation stays in the archive."""
-        self.conversation = None
+        self.conversation, self.private = None, False
         return {"session": self._session()}
 
     def delete_conversation(self, history: str | None, id: str) -> Reply:
@@ -396,7 +456,9 @@ class Tab:
         if endpoint and should_send(self.config.feedback.send, voted.vote, previous=turn.vote):
             deliver(endpoint, sent)
         conversation_id = self.conversation.id if self.conversation else ""
-        logged = log_vote(feedback, conversation_id, sent) if self.config.history.enabled else None
+        # A private conversation's votes stay off the device too (the endpoint still gets them).
+        logs = self.config.history.enabled and not self.private
+        logged = log_vote(feedback, conversation_id, sent) if logs else None
         return {"value": logged, "feedback": feedback_view(voted)}
 
     def _turns(self) -> tuple[Turn, ...]:
