@@ -31,21 +31,19 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import io
 import json
 import re
 import sys
 import tempfile
-import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
-from builder.lean_code import ZIP_DATE
 from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
+from builder.runtime_archive import Runtime, deterministic_zip
 from widget.core.config import (
     DEFAULTS,
     LANGUAGE_PATTERN,
@@ -157,28 +155,13 @@ def pyscript_chunks(dist: Path = PYSCRIPT_DIST) -> list[str]:
     return sorted(wanted)
 
 
-def deterministic_zip(files: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on names and contents (fixed dates, sorted).
-
-    The files are stored as they are: the zip travels as a Zstandard twin, one
-    stream that compresses across files, and reading it is a copy.
-    """
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
-
-
 def _python_files(folder: Path, arcroot: str) -> Iterable[tuple[str, bytes]]:
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" not in path.parts:
             yield f"{arcroot}/{path.relative_to(folder).as_posix()}", path.read_bytes()
 
 
-def _dependency_files() -> Iterable[tuple[str, bytes]]:
+def dependency_files() -> Iterable[tuple[str, bytes]]:
     import importlib.util
 
     for name in WORKER_DEPENDENCIES:
@@ -193,7 +176,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
     files = [("widget/__init__.py", b"")]
     files += _python_files(WIDGET / "core", "widget/core")
     files += _python_files(WIDGET / "worker", "widget/worker")
-    files += _dependency_files()
+    files += dependency_files()
     return files
 
 
@@ -226,6 +209,13 @@ def shell_files() -> bytes:
 
 def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     """Every file of the output folder, by relative path (before ``.gz`` twins)."""
+    return site_files(runtime_bundle(), index_payload)
+
+
+def runtime_bundle() -> Runtime:
+    """The site-independent part of every bundle: the runtimes as the panel ships them,
+    its Python, CSS and notices, and embed.js and the loader minified with their
+    manifests left as placeholders (:func:`site_files` fills them). Needs Node."""
     out: dict[str, bytes] = {}
 
     def runtime(folder: Path, prefix: str, names: Iterable[str], tag: str = "") -> str:
@@ -275,18 +265,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # name they are asked for, grouped by content type; index parts go by INDEX_PART
     # instead of a list (a large site has hundreds).
     twins: dict[str, list[str]] = {}
-
-    def twin(name: str, data: bytes, content_type: str, *, keep: bool, listed: bool = True) -> str:
-        out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
-        if keep:
-            out[name] = data
-        if listed:
-            twins.setdefault(content_type, []).append(name)
-        return name
-
-    twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
-    glue = twin(f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript", keep=False)
-    module = twin(f"{pyodide}/pyodide.body.js", module_js, "text/javascript", keep=False)
+    _twin(out, twins, f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm")
+    glue = _twin(out, twins, f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript")
+    module = _twin(out, twins, f"{pyodide}/pyodide.body.js", module_js, "text/javascript")
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),
@@ -294,19 +275,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         PYODIDE_DIR,
     )
     stdlib = deterministic_zip(compiled.stdlib.items())
-    stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
+    stdlib_name = _twin(out, twins, hashed_name("stdlib.zip", stdlib), stdlib, "application/zip")
     worker = deterministic_zip(compiled.worker.items())
-    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=False)
-    # A large site's index comes as a head and parts the worker fetches for a question.
-    head, parts = split_index(index_payload)
-    for key, part in parts.items():
-        data = _json(part)
-        name = hashed_name(f"index-{key}.json", data)
-        if not re.fullmatch(INDEX_PART, name):
-            raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
-        head["parts"]["files"][key] = twin(name, data, "application/json", keep=False, listed=False)
-    index = _json(head)
-    index_name = twin(hashed_name("index.json", index), index, "application/json", keep=True)
+    worker_name = _twin(out, twins, hashed_name("worker.zip", worker), worker, "application/zip")
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
         "pyodide": module,
@@ -317,34 +288,20 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "early": [glue, worker_name],
         "twins": twins,
         "indexPart": INDEX_PART,
-        "index": index_name,
         "lockInfo": lock["info"],
     }
     manifest = {
         "pyscript": f"{pyscript}/core.js",
         "micropython": f"{micropython}/micropython.mjs",
-        # The worker's interpreter module: Pyodide, through the panel's loader.
-        "pyodide": hashed(
-            "pyodide-loader.mjs",
-            _filled("pyodide-loader.mjs", LOADER_MARK, loader, module=True),
-        ),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellFiles": hashed("shell.json.gz", shell_files()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
-        "index": index_name,
         # embed.js's alerts, by language: a Content Security Policy blocks the runtimes;
         # they failed to load
         "alerts": hashed("alerts.json", _json({lang: alerts(lang) for lang in LANGUAGES})),
     }
-    # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
-    # two lanes: what the interpreter's start needs, in the order the worker asks; and
-    # the wasm, then the worker's zip and the index, which are read only once the
-    # interpreter is up (on a slow network they would slow the wasm down).
-    runtime_lane = [manifest["worker"], manifest["pyodide"], zstd_decoder, module + ".zst"]
-    runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
-    wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
     # The loader needs the storage keys, the shortcut, the language and when to preload
     # before the worker exists (to see a conversation to restore, to open on the key, to
     # label the launcher, to fetch the runtimes), judged as the config does.
@@ -357,7 +314,6 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
     preload = {"values": list(get_args(Preload)), "fallback": DEFAULTS.preload}
     embedded = {
-        "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
         "language": language,
@@ -365,13 +321,79 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
-        "prefetch": [wasm_lane, runtime_lane],
     }
-    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     runtimes = (PYODIDE_DIR, PYSCRIPT_DIST.parent, MICROPYTHON_DIR, ZSTDDEC_DIR)
     licenses = notices(runtimes, WORKER_DEPENDENCIES, cpython=lock["info"]["python"])
     out["THIRD-PARTY-NOTICES.txt"] = licenses.encode()
+    return Runtime(
+        files=out,
+        values={
+            "loader": loader,
+            "manifest": manifest,
+            "embedded": embedded,
+            # Fetched by embed.js as the shell starts (see site_files), less the files
+            # a site's build names.
+            "runtimeLane": [zstd_decoder, module + ".zst", glue + ".zst", stdlib_name + ".zst"],
+            "wasmLane": [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst"],
+        },
+        embed=_template("embed.js", MANIFEST_MARK),
+        loader=_template("pyodide-loader.mjs", LOADER_MARK, module=True),
+    )
+
+
+def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[str, bytes]:
+    """``runtime``'s files plus the site's own: the index, and the loader and embed.js
+    with the manifests that name it. Pure Python: no Node, no network."""
+    out = dict(runtime.files)
+    values = runtime.values
+    twins = {kind: list(names) for kind, names in values["loader"]["twins"].items()}
+    # A large site's index comes as a head and parts the worker fetches for a question.
+    head, parts = split_index(index_payload)
+    for key, part in parts.items():
+        data = _json(part)
+        name = hashed_name(f"index-{key}.json", data)
+        if not re.fullmatch(INDEX_PART, name):
+            raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
+        head["parts"]["files"][key] = name
+        _twin(out, twins, name, data, "application/json", listed=False)
+    index = _json(head)
+    index_name = hashed_name("index.json", index)
+    _twin(out, twins, index_name, index, "application/json", keep=True)
+    loader = {**values["loader"], "twins": twins, "index": index_name}
+    loader_js = _filled(runtime.loader, LOADER_MARK, loader)
+    # The worker's interpreter module: Pyodide, through the panel's loader.
+    pyodide = hashed_name("pyodide-loader.mjs", loader_js)
+    out[pyodide] = loader_js
+    manifest = {**values["manifest"], "pyodide": pyodide, "index": index_name}
+    # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
+    # two lanes: what the interpreter's start needs, in the order the worker asks; and
+    # the wasm, then the worker's zip and the index, which are read only once the
+    # interpreter is up (on a slow network they would slow the wasm down).
+    runtime_lane = [manifest["worker"], pyodide, *values["runtimeLane"]]
+    wasm_lane = [*values["wasmLane"], index_name + ".zst"]
+    embedded = {**values["embedded"], "files": manifest, "prefetch": [wasm_lane, runtime_lane]}
+    out["embed.js"] = _filled(runtime.embed, MANIFEST_MARK, embedded)
     return out
+
+
+def _twin(
+    out: dict[str, bytes],
+    twins: dict[str, list[str]],
+    name: str,
+    data: bytes,
+    content_type: str,
+    *,
+    keep: bool = False,
+    listed: bool = True,
+) -> str:
+    """Put ``name``'s Zstandard twin in ``out`` (and ``name`` itself if ``keep``), listed
+    in ``twins`` under ``content_type`` for the loader unless not ``listed``."""
+    out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
+    if keep:
+        out[name] = data
+    if listed:
+        twins.setdefault(content_type, []).append(name)
+    return name
 
 
 def zstd_wasm() -> bytes:
@@ -495,12 +517,16 @@ def alerts(language: str) -> list[str]:
     return [table(language)[key] for key in ALERTS]
 
 
-def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:
-    """``widget/assets/<asset>`` minified, with ``values`` as a JSON object in place of
-    ``mark`` (its manifest, ``M``)."""
+def _template(asset: str, mark: str, *, module: bool = False) -> str:
+    """``widget/assets/<asset>`` minified, with ``mark`` standing for its manifest."""
     template = _minified((WIDGET / "assets" / asset).read_bytes(), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
+    return template
+
+
+def _filled(template: str, mark: str, values: Mapping[str, object]) -> bytes:
+    """``template`` with ``values`` as a JSON object in place of ``mark`` (its ``M``)."""
     return template.replace(mark, _json(values).decode("utf-8")).encode("utf-8")
 
 

@@ -8,6 +8,10 @@
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
     python build.py serve --plain                    # a host that compresses nothing
+    python build.py runtimes                         # the wheel's runtime (release step)
+
+``docs-panel build SITE`` (the wheel's console script) takes the same options and
+the runtime the wheel carries, so it needs no Node.
 
 ``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
 demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
@@ -24,10 +28,10 @@ import json
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from builder.bundle import ROOT, bundle_files, with_gzip_twins
+from builder.bundle import ROOT, site_files, with_gzip_twins
 from builder.demo_answers import demo_reply
 from builder.demo_site import render_site
 from builder.embeddings import (
@@ -39,6 +43,8 @@ from builder.embeddings import (
 )
 from builder.extract import SiteReport, extract_site
 from builder.publish import publish
+from builder.runtime_archive import Runtime, runtime_archive
+from builder.runtime_cache import cached_runtime
 from builder.serve import CHAT_PATH, make_server
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
@@ -111,13 +117,17 @@ def build(
     base: str = "/",
     version: str = "current",
     embedding: Embedding | None = None,
+    runtime: Runtime | None = None,
 ) -> BuildReport:
+    """Index ``site`` and write its panel folder; ``runtime`` None builds the runtime
+    from this checkout (cached), the wheel passes the one it carries."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
     sections = rebase(extracted.sections, base)
     vectors = _vectors(sections, embedding) if embedding else None
-    files = bundle_files(build_index(sections, extracted.report.main_language, vectors))
+    index = build_index(sections, extracted.report.main_language, vectors)
+    files = site_files(runtime or cached_runtime(), index)
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
@@ -189,11 +199,37 @@ def serve(
         server.server_close()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+RUNTIME_ARCHIVE = ROOT / "docs_panel" / "runtime.zip"
+
+
+def build_runtimes(out: Path) -> str:
+    """``build.py runtimes``: the site-independent runtime archive the wheel carries."""
+    data = runtime_archive(cached_runtime())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    return f"docs-panel: runtime bundle → {out} ({len(data) / 2**20:.1f} MiB)"
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str = "build.py",
+    runtime: Callable[[], Runtime] | None = None,
+) -> int:
+    """The command line; ``runtime`` gives the runtime to bundle (the wheel's), and
+    without it the commands that build runtimes or the demo are offered too."""
+    commands = ["build"] if runtime else ["build", "serve", "runtimes"]
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", nargs="?", choices=commands, default="build")
+    parser.add_argument(
+        "site_path", nargs="?", type=Path, metavar="SITE", help="the same as --site SITE"
+    )
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
-    parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output folder (default: SITE/docs-panel; runtimes: docs_panel/runtime.zip)",
+    )
     parser.add_argument("--base", default="/", help="URL path the site is served under")
     parser.add_argument(
         "--version",
@@ -240,8 +276,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")
             serve(args.host, args.port, args.endpoint, args.model, compress=not args.plain)
             return 0
+        if args.command == "runtimes":
+            print(build_runtimes(args.out or RUNTIME_ARCHIVE))
+            return 0
+        if args.site is not None and args.site_path is not None:
+            parser.error("give the site once: SITE or --site SITE")
+        args.site = args.site or args.site_path
         if args.site is None:
-            parser.error("--site DIR is required (or use `serve` for the demo)")
+            parser.error("SITE (or --site SITE) is required: a folder of built HTML or Markdown")
         if not args.site.is_dir():
             raise WidgetError(f"--site {args.site}: not a folder of built HTML or Markdown docs")
         if not (args.version in ("current", "next", "all") or args.version.startswith("/")):
@@ -260,8 +302,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.embeddings_cache,
                 args.embeddings_optional,
             )
-        print(build(args.site, args.out, args.base, args.version, embedding).summary())
+        chosen = runtime() if runtime else None
+        report = build(args.site, args.out, args.base, args.version, embedding, chosen)
+        print(report.summary())
         return 0
     except WidgetError as err:
-        print(f"build.py: error: {err}", file=sys.stderr)
+        print(f"{prog}: error: {err}", file=sys.stderr)
         return 1
