@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import shutil
 import sys
 import time
@@ -42,6 +41,7 @@ from builder.embeddings import (
     embed_sections,
 )
 from builder.extract import SiteReport, extract_site
+from builder.head_tag import PANEL_FOLDER, panel_head
 from builder.publish import publish
 from builder.runtime_archive import Runtime, runtime_archive
 from builder.runtime_cache import cached_runtime
@@ -52,7 +52,6 @@ from widget.core.index_build import Embedded, build_index
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"
-PANEL_FOLDER = "docs-panel"
 DEMO_SCOPES = [{"id": "all", "label": "All docs"}, {"id": "api", "label": "API", "prefix": "/api/"}]
 
 
@@ -63,12 +62,7 @@ def demo_head(endpoint: str | None, model: str | None = None) -> str:
         config["endpoint"] = endpoint
     if model is not None:
         config["model"] = model
-    # "</" would end the script element early.
-    config_js = json.dumps(config).replace("</", "<\\/")
-    return (
-        f"<script>\n  window.docsPanel = {config_js};\n</script>\n"
-        '<script src="/docs-panel/embed.js" async></script>'
-    )
+    return panel_head(config)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
