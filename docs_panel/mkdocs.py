@@ -50,6 +50,14 @@ class DocsPanelPlugin(BasePlugin[DocsPanelConfig]):
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
         return output.replace("</head>", self.head + "</head>", 1)
 
+    def on_post_template(
+        self, output_content: str, /, *, template_name: str, config: MkDocsConfig
+    ) -> str:
+        """The theme's own pages (404.html) get the panel too; sitemap.xml does not."""
+        if not template_name.endswith(".html"):
+            return output_content
+        return output_content.replace("</head>", self.head + "</head>", 1)
+
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         try:
             report = build(Path(config.site_dir), base=_base(config), runtime=packaged_runtime())

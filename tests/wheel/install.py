@@ -70,7 +70,8 @@ def build_wheel(work: Path, house: Path) -> Path:
     build_runtimes(source / "docs_panel" / "runtime.zip")
     dist = work / "dist"
     # Run from `work`: in the checkout, `python -m build` would find build.py first.
-    command = [sys.executable, "-m", "build", "--wheel", "--outdir", dist, source]
+    command: list[str | Path] = [sys.executable, "-m", "build", "--wheel", "--outdir", dist]
+    command.append(source)
     _run(command, cwd=work, env=offline(house))
     (wheel,) = dist.glob("docs_panel-*.whl")
     return wheel
@@ -102,8 +103,9 @@ def install(work: Path) -> Installed:
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", venv])
     generators = [pin for pin in pins() if pin.split("==")[0] in GENERATORS]
-    command = [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-index"]
-    command += ["--find-links", wheel.parent, "--find-links", house, wheel, *generators]
+    command: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "-q"]
+    command += ["--no-index", "--find-links", wheel.parent, "--find-links", house]
+    command += [wheel, *generators]
     _run(command, env=offline(house))
     home = work / "home"
     home.mkdir()

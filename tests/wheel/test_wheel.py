@@ -7,10 +7,15 @@ import shutil
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from builder.cli import build
 from builder.runtime_archive import read_runtime, runtime_archive
 from builder.runtime_cache import cached_runtime
 from tests.wheel.install import Installed
+
+pytestmark = pytest.mark.wheel
+
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 
