@@ -36,7 +36,9 @@ from builder.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_bytecode.mjs"
-LEAN_CODE = HERE / "lean_code.py"  # the driver runs it first
+LEAN_CODE = HERE / "lean_code.py"  # the job imports it
+JOB = HERE / "pyodide_bytecode_job.py"  # the Python the driver runs in Pyodide
+MOUNT = HERE / "pyodide_job.mjs"  # how the drivers give Pyodide the builder's files
 
 # PyScript's Python package sits in its JS bundle as "name.py": "source" pairs.
 _PY_FILE = re.compile(r'"[\w]+\.py":"((?:[^"\\]|\\.)*)"')
@@ -79,6 +81,8 @@ def compile_worker(
     key = digest(
         DRIVER.read_bytes(),
         LEAN_CODE.read_bytes(),
+        JOB.read_bytes(),
+        MOUNT.read_bytes(),
         (pyodide / "package.json").read_bytes(),
         source_zip.getvalue(),
         "\n".join(modules).encode(),

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from builder.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
 from builder.node_cache import cached, digest, run_node
-from builder.pyodide_bytecode import LEAN_CODE
+from builder.pyodide_bytecode import LEAN_CODE, MOUNT
 from builder.wasm_data import Memory, names_any
 from widget.core.errors import ConfigError
 
@@ -41,6 +41,7 @@ HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
 ADDRESSES = HERE / "wasm_addresses.mjs"
 FROZEN = HERE / "pyodide_frozen.mjs"
+FROZEN_JOB = HERE / "pyodide_frozen_job.py"  # the Python FROZEN runs in Pyodide
 
 
 def builder_sources(module: Path) -> list[Path]:
@@ -63,7 +64,15 @@ def builder_sources(module: Path) -> list[Path]:
 # run in Pyodide, and the Python that edits its memory with all it imports.
 DRIVERS = tuple(
     dict.fromkeys(
-        (DRIVER, ADDRESSES, FROZEN, LEAN_CODE, *builder_sources(HERE / "pyodide_wasm.py"))
+        (
+            DRIVER,
+            ADDRESSES,
+            FROZEN,
+            FROZEN_JOB,
+            MOUNT,
+            LEAN_CODE,
+            *builder_sources(HERE / "pyodide_wasm.py"),
+        )
     )
 )
 BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
