@@ -30,22 +30,22 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from builder.bundle import ROOT, site_files, with_gzip_twins
-from builder.demo_answers import demo_reply
-from builder.demo_site import render_site
-from builder.embeddings import (
+from builder.demo.answers import demo_reply
+from builder.demo.pages import render_site
+from builder.publish import publish
+from builder.runtime.bundle import ROOT, site_files, with_gzip_twins
+from builder.runtime.runtime_archive import Runtime, runtime_archive
+from builder.runtime.runtime_cache import cached_runtime
+from builder.serve import CHAT_PATH, make_server
+from builder.site.embeddings import (
     DEFAULT_CACHE,
     EmbeddingsClient,
     EmbeddingsError,
     VectorCache,
     embed_sections,
 )
-from builder.extract import SiteReport, extract_site
-from builder.head_tag import PANEL_FOLDER, panel_head
-from builder.publish import publish
-from builder.runtime_archive import Runtime, runtime_archive
-from builder.runtime_cache import cached_runtime
-from builder.serve import CHAT_PATH, make_server
+from builder.site.extract import SiteReport, extract_site
+from builder.site.head_tag import PANEL_FOLDER, panel_head
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
 from widget.core.index_build import Embedded, build_index

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from builder.runtime_archive import Runtime, read_runtime
+from builder.runtime.runtime_archive import Runtime, read_runtime
 from widget.core.errors import ConfigError
 
 RUNTIME = "runtime.zip"

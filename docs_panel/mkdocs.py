@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from builder.cli import build
-from builder.head_tag import panel_head, site_config
+from builder.site.head_tag import panel_head, site_config
 from docs_panel import packaged_runtime
 from widget.core.errors import WidgetError
 

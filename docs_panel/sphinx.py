@@ -21,7 +21,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from builder.cli import build
-from builder.head_tag import panel_head, site_config
+from builder.site.head_tag import panel_head, site_config
 from docs_panel import packaged_runtime
 from widget.core.errors import WidgetError
 

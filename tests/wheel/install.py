@@ -18,9 +18,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.bundle import ROOT
 from builder.cli import build_runtimes
-from builder.node_cache import digest
+from builder.runtime.bundle import ROOT
+from builder.runtime.node_cache import digest
 
 # The generators whose plugins the wheel carries, pinned in the dev extra.
 GENERATORS = ("sphinx", "mkdocs")

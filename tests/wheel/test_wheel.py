@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from builder.cli import build
-from builder.runtime_archive import read_runtime, runtime_archive
-from builder.runtime_cache import cached_runtime
+from builder.runtime.runtime_archive import read_runtime, runtime_archive
+from builder.runtime.runtime_cache import cached_runtime
 from tests.wheel.install import Installed
 
 pytestmark = pytest.mark.wheel

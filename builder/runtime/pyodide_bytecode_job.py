@@ -5,7 +5,7 @@ for this exact interpreter.
 
 It imports nothing the worker does not import itself, so the modules it lists are the
 worker's. ``builder`` is put on Pyodide's ``sys.path`` by the driver, with this file
-and :mod:`builder.lean_code` only.
+and :mod:`builder.runtime.lean_code` only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 import traceback
 import zipfile
 
-from builder.lean_code import ZIP_DATE, lean_code
+from builder.runtime.lean_code import ZIP_DATE, lean_code
 
 HOME = "/home/pyodide"
 STDLIB = "/lib/python{}{}.zip/".format(*sys.version_info[:2])

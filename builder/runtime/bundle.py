@@ -5,7 +5,7 @@ name a site pastes), the pinned runtimes copied from ``node_modules``, the
 panel's Python as zips, the CSS and the docs index. Every other file carries a
 content hash in its name, so it can be cached forever; compressible files get a
 ``.gz`` twin that ``build.py serve`` (or any static server) can send as is.
-``THIRD-PARTY-NOTICES.txt`` holds the licenses of what it carries (:mod:`builder.notices`).
+``THIRD-PARTY-NOTICES.txt`` holds the licenses of what it carries (:mod:`builder.runtime.notices`).
 
 The worker's side is cut to what it runs: its interpreter module is
 ``pyodide-loader.mjs``, which loads Pyodide's wasm, the standard library,
@@ -16,7 +16,7 @@ Chromium has a built-in decoder for anything better than gzip, so the loader
 brings one: Zstandard's own, compiled to wasm (``zstd_wasm``). The standard
 library is trimmed to the modules the worker imports, there is no package lock,
 and the worker's Python and that library come as bytecode for the bundled
-Pyodide (:mod:`builder.pyodide_bytecode`).
+Pyodide (:mod:`builder.runtime.pyodide_bytecode`).
 
     >>> from widget.core.index_build import build_index
     >>> files = bundle_files(build_index([]))
@@ -39,11 +39,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
-from builder.node_cache import cached, digest, run_node
-from builder.notices import notices, npm_package
-from builder.pyodide_bytecode import compile_worker, pyscript_modules
-from builder.pyodide_wasm import pruned_wasm
-from builder.runtime_archive import Runtime, deterministic_zip
+from builder.runtime.node_cache import cached, digest, run_node
+from builder.runtime.notices import notices, npm_package
+from builder.runtime.pyodide_bytecode import compile_worker, pyscript_modules
+from builder.runtime.pyodide_wasm import pruned_wasm
+from builder.runtime.runtime_archive import Runtime, deterministic_zip
 from widget.core.config import (
     DEFAULTS,
     LANGUAGE_PATTERN,
@@ -62,7 +62,7 @@ if sys.version_info >= (3, 14):
 else:
     from backports import zstd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
 WIDGET = ROOT / "widget"
 
@@ -109,7 +109,7 @@ LOADER_MARK = "__DOCS_PANEL_LOADER__"
 EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
 ALERTS = ("csp_blocked", "start_failed")
 # The panel's own JavaScript goes out minified, by terser from npm (pinned).
-MINIFY_JS = ROOT / "builder" / "minify_js.mjs"
+MINIFY_JS = ROOT / "builder" / "runtime" / "minify_js.mjs"
 TERSER = NODE_MODULES / "terser" / "package.json"
 
 # A large index's part files: the loader answers them from their twins by this rule.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builder.bundle import ROOT, dependency_files, runtime_bundle
-from builder.node_cache import cached, digest
-from builder.runtime_archive import Runtime, read_runtime, runtime_archive
+from builder.runtime.bundle import ROOT, dependency_files, runtime_bundle
+from builder.runtime.node_cache import cached, digest
+from builder.runtime.runtime_archive import Runtime, read_runtime, runtime_archive
 
 _SOURCES = (("widget", "*"), ("builder", "*.py"), ("builder", "*.mjs"), ("builder", "*.json"))
 

@@ -1,4 +1,4 @@
-// Runs in Node at build time (builder/pyodide_bytecode.py starts it): loads the
+// Runs in Node at build time (builder/runtime/pyodide_bytecode.py starts it): loads the
 // bundled Pyodide with its whole standard library, imports what the worker
 // imports, records which standard-library and dependency modules that pulls in,
 // and compiles those and the worker's own modules to bytecode for this exact
@@ -18,7 +18,7 @@ py.FS.writeFile("/tmp/sources.zip", readFileSync(job.sources));
 mountBuilder(py, ["lean_code.py", "pyodide_bytecode_job.py"]);
 py.globals.set("job", py.toPy(job));
 await py.runPythonAsync(`
-from builder.pyodide_bytecode_job import compile_worker
+from builder.runtime.pyodide_bytecode_job import compile_worker
 compile_worker("/tmp/sources.zip", job["modules"], "/tmp/out.zip")
 `);
 writeFileSync(job.out, py.FS.readFile("/tmp/out.zip"));

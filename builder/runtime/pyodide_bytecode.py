@@ -15,7 +15,7 @@ the modules that were imported)::
 
 Hash-based, unchecked ``.pyc`` files (PEP 552) carry no timestamps, so the
 same sources give the same bytes. A run takes seconds, so results are cached
-by a hash of everything that goes in (``builder.node_cache``); a module imported
+by a hash of everything that goes in (``builder.runtime.node_cache``); a module imported
 only on a path the trace does not take would be missing at run time, which the
 browser tests would show.
 """
@@ -31,8 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.lean_code import ZIP_DATE
-from builder.node_cache import cached, digest, run_node
+from builder.runtime.lean_code import ZIP_DATE
+from builder.runtime.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_bytecode.mjs"

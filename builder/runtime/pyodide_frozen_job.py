@@ -1,6 +1,6 @@
 """Runs inside the bundled Pyodide, under Node (``pyodide_frozen.mjs`` starts it): the
 modules CPython freezes into the wasm, compiled again as the worker's standard
-library is (:mod:`builder.lean_code`).
+library is (:mod:`builder.runtime.lean_code`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import marshal
 import sys
 import zipfile
 
-from builder.lean_code import ZIP_DATE, lean_code
+from builder.runtime.lean_code import ZIP_DATE, lean_code
 
 # Frozen names whose source has another name in the standard library.
 RENAMED = {

@@ -1,7 +1,7 @@
 """The site-independent runtime bundle as one file, the form the wheel ships.
 
 ``python build.py runtimes`` (Node, binaryen, terser) writes it; ``docs-panel
-build`` reads it and adds a site's index in pure Python (``builder.bundle.site_files``).
+build`` reads it and adds a site's index in pure Python (``builder.runtime.bundle.site_files``).
 The archive is a deterministic zip: ``runtime.json`` (the manifests' site-independent
 values and the two minified templates) and ``files/<path>`` (the output files)::
 
@@ -18,7 +18,7 @@ import zipfile
 from collections.abc import Iterable
 from typing import Any
 
-from builder.lean_code import ZIP_DATE
+from builder.runtime.lean_code import ZIP_DATE
 from widget.core.errors import ConfigError
 
 FORMAT = 1
@@ -28,7 +28,7 @@ _FILES = "files/"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Runtime:
-    """What every site's bundle shares (``builder.bundle.runtime_bundle``)."""
+    """What every site's bundle shares (``builder.runtime.bundle.runtime_bundle``)."""
 
     files: dict[str, bytes]  # output path -> bytes
     values: dict[str, Any]  # the manifests' site-independent entries

@@ -1,6 +1,6 @@
-// Runs in Node at build time (builder/pyodide_wasm.py starts it): the modules
+// Runs in Node at build time (builder/runtime/pyodide_wasm.py starts it): the modules
 // CPython freezes into Pyodide's wasm (importlib's bootstrap, os, site, codecs…),
-// compiled again as the worker's standard library is (builder/pyodide_frozen_job.py):
+// compiled again as the worker's standard library is (builder/runtime/pyodide_frozen_job.py):
 // no docstrings, asserts or line tables, half the bytes as Zstandard.
 //
 //   node pyodide_frozen.mjs PYODIDE.mjs OUT.zip
@@ -16,7 +16,7 @@ const { loadPyodide } = await import(pyodideUrl);
 const py = await loadPyodide();
 mountBuilder(py, ["lean_code.py", "pyodide_frozen_job.py"]);
 py.runPython(`
-from builder.pyodide_frozen_job import compile_frozen
+from builder.runtime.pyodide_frozen_job import compile_frozen
 compile_frozen("/tmp/frozen.zip")
 `);
 writeFileSync(output, py.FS.readFile("/tmp/frozen.zip"));
