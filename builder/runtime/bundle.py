@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
+from builder.runtime.js_modules import inlined
 from builder.runtime.node_cache import cached, digest, run_node
 from builder.runtime.notices import notices, npm_package
 from builder.runtime.pyodide_bytecode import compile_worker, pyscript_modules
@@ -56,6 +57,7 @@ from widget.core.docs_index import PART_KINDS
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from widget.core.index_build import split_index
+from widget.core.session_fields import EMBED_FIELDS
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -185,6 +187,7 @@ SHARED_CORE = (
     "i18n.py",
     "lifecycle.py",
     "protocol.py",
+    "session_fields.py",
     *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
 )
 """The core modules the shell imports too, written in the Python MicroPython has: the
@@ -318,6 +321,7 @@ def runtime_bundle() -> Runtime:
         "shortcut": shortcut,
         "language": language,
         "preload": preload,
+        "session": list(EMBED_FIELDS),  # this tab's session record: its fields embed.js reads
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
@@ -518,8 +522,11 @@ def alerts(language: str) -> list[str]:
 
 
 def _template(asset: str, mark: str, *, module: bool = False) -> str:
-    """``widget/assets/<asset>`` minified, with ``mark`` standing for its manifest."""
-    template = _minified((WIDGET / "assets" / asset).read_bytes(), module=module).decode()
+    """``widget/assets/<asset>`` with the modules it imports inlined
+    (:mod:`builder.runtime.js_modules`), minified, ``mark`` standing for its manifest."""
+    assets = WIDGET / "assets"
+    source = inlined((assets / asset).read_text(encoding="utf-8"), assets, asset)
+    template = _minified(source.encode("utf-8"), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
     return template
