@@ -1,11 +1,11 @@
 """The Sphinx extension: ``extensions = ["docs_panel.sphinx"]`` in ``conf.py``.
 
-Every HTML page gets the panel's two script tags; once the build has finished, the
-site is indexed and the panel bundled into ``<outdir>/docs-panel/``, as ``docs-panel
-build`` would. The panel's config is ``docs_panel = {...}`` in ``conf.py`` (the keys
-of ``window.docsPanel``, in either case: ``feedback_endpoint`` or
-``feedbackEndpoint``), checked when the config is read; the site's URL path is that
-of ``html_baseurl`` (``/`` without one).
+Every page of an HTML build (``html``, ``dirhtml``, ``singlehtml``) gets the panel's
+two script tags; once the build has finished, the site is indexed and the panel
+bundled into ``<outdir>/docs-panel/``, as ``docs-panel build`` would. The panel's
+config is ``docs_panel = {...}`` in ``conf.py`` (the keys of ``window.docsPanel``, in
+either case: ``feedback_endpoint`` or ``feedbackEndpoint``), checked when the config
+is read; the site's URL path is that of ``html_baseurl`` (``/`` without one).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from docs_panel import packaged_runtime
 from widget.core.errors import WidgetError
 
 _logger = logging.getLogger(__name__)
+#: The builders whose output a browser serves; epub and the rest are HTML of another kind.
+BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 _HEAD = "docs_panel_head"  # the tags, kept on the app between events
 
 
@@ -52,11 +54,12 @@ def _read_config(app: Sphinx, config: Config) -> None:
 def _add_tags(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: object
 ) -> None:
-    context["metatags"] = context.get("metatags", "") + getattr(app, _HEAD)
+    if app.builder.name in BUILDERS:
+        context["metatags"] = context.get("metatags", "") + getattr(app, _HEAD)
 
 
 def _bundle(app: Sphinx, exception: BaseException | None) -> None:
-    if exception is not None or app.builder.format != "html":
+    if exception is not None or app.builder.name not in BUILDERS:
         return
     try:
         report = build(Path(app.outdir), base=_base(app.config), runtime=packaged_runtime())
