@@ -26,6 +26,7 @@ from builder.runtime.node_cache import digest
 GENERATORS = ("sphinx", "mkdocs")
 # What the wheel is built from (pyproject.toml lists the packages it takes).
 SOURCES = ("pyproject.toml", "widget", "builder", "docs_panel")
+SOURCE_DATE_EPOCH = "1577836800"  # 2020-01-01, the date builder.runtime.lean_code gives zips
 
 
 def pins() -> list[str]:
@@ -72,7 +73,8 @@ def build_wheel(work: Path, house: Path) -> Path:
     # Run from `work`: in the checkout, `python -m build` would find build.py first.
     command: list[str | Path] = [sys.executable, "-m", "build", "--wheel", "--outdir", dist]
     command.append(source)
-    _run(command, cwd=work, env=offline(house))
+    # Zip entries dated by SOURCE_DATE_EPOCH, not by the files' mtimes: the same bytes.
+    _run(command, cwd=work, env={**offline(house), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
     (wheel,) = dist.glob("docs_panel-*.whl")
     return wheel
 

@@ -12,7 +12,7 @@ import pytest
 from builder.cli import build
 from builder.runtime.runtime_archive import read_runtime, runtime_archive
 from builder.runtime.runtime_cache import cached_runtime
-from tests.wheel.install import Installed
+from tests.wheel.install import Installed, build_wheel, wheelhouse
 
 pytestmark = pytest.mark.wheel
 
@@ -65,3 +65,9 @@ def test_the_wheel_carries_this_checkouts_runtime(installed: Installed) -> None:
     assert {"docs_panel/sphinx.py", "docs_panel/mkdocs.py", "builder/cli.py"} <= names
     assert "docs-panel = docs_panel.cli:main" in entry_points
     assert "docs-panel = docs_panel.mkdocs:DocsPanelPlugin" in entry_points
+
+
+def test_building_the_wheel_again_gives_the_same_bytes(
+    installed: Installed, tmp_path: Path
+) -> None:
+    assert build_wheel(tmp_path, wheelhouse()).read_bytes() == installed.wheel.read_bytes()
