@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.bundle import MICROPYTHON_DIR, SHARED_CORE
+from builder.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
 
 CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
 

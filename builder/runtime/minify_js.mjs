@@ -1,5 +1,5 @@
 // Minifies one of the panel's own scripts with terser (from npm, pinned):
-//   node builder/minify_js.mjs IN OUT module|script
+//   node builder/runtime/minify_js.mjs IN OUT module|script
 // Compressed and with local names shortened; a module keeps its exports' names, and
 // both keep `M`, the manifest build.py writes in (where a reader of the bundle finds it).
 import { readFileSync, writeFileSync } from "node:fs";

@@ -6,7 +6,7 @@ their notices go with them. ``notices`` lists each one with its version, its
 license, where its source is, and the license texts its package ships (the npm
 packages of Pyodide and MicroPython ship none: the entry says where they are)::
 
-    >>> from builder.bundle import ZSTDDEC_DIR
+    >>> from builder.runtime.bundle import ZSTDDEC_DIR
     >>> text = notices([ZSTDDEC_DIR], ["mdurl"])
     >>> "zstddec 0.3.4 (MIT AND BSD-3-Clause)" in text, "mdurl 0.1.2 (MIT License)" in text
     (True, True)
@@ -25,7 +25,7 @@ from typing import Any
 
 from widget.core.errors import ConfigError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LICENSE_FILE = re.compile(r"(?:^|/)(?:LICEN[CS]E|COPYING|NOTICE)[^/]*$", re.IGNORECASE)
 RULE = "=" * 78
 

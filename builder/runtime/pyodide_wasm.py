@@ -5,8 +5,8 @@ the interpreter; the panel loads no packages, and its JavaScript (the glue and
 Pyodide's API) calls a few hundred of them. ``pyodide_wasm.mjs`` drops the other
 exports and, with binaryen, the code that only they reached: 7% of the
 wasm's bytes as Zstandard (2836 → 2642 KiB). It starts from the wasm without the
-CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
-(``builder.wasm_data``) loses what the panel never reads (2465 → 2209 KiB):
+CJK codec tables (``builder.runtime.cjk_tables``: 2642 → 2465 KiB). Then its memory
+(``builder.runtime.wasm_data``) loses what the panel never reads (2465 → 2209 KiB):
 
 - musl's iconv tables, which no code left after pruning names (131 KB);
 - the text of C functions' docstrings, after their signature line: ``__doc__``
@@ -18,7 +18,7 @@ CJK codec tables (``builder.cjk_tables``: 2642 → 2465 KiB). Then its memory
   ignores the zeros after it;
 - and it is cut into segments only at long runs of zeros::
 
-    wasm = pruned_wasm(PYODIDE_DIR)   # bytes, cached by builder.node_cache
+    wasm = pruned_wasm(PYODIDE_DIR)   # bytes, cached by builder.runtime.node_cache
 """
 
 from __future__ import annotations
@@ -31,31 +31,36 @@ from array import array
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from builder.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
-from builder.node_cache import cached, digest, run_node
-from builder.pyodide_bytecode import LEAN_CODE
-from builder.wasm_data import Memory, names_any
+from builder.runtime.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
+from builder.runtime.node_cache import cached, digest, run_node
+from builder.runtime.pyodide_bytecode import LEAN_CODE, MOUNT
+from builder.runtime.wasm_data import Memory, names_any
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"
 ADDRESSES = HERE / "wasm_addresses.mjs"
 FROZEN = HERE / "pyodide_frozen.mjs"
+FROZEN_JOB = HERE / "pyodide_frozen_job.py"  # the Python FROZEN runs in Pyodide
 
 
 def builder_sources(module: Path) -> list[Path]:
-    """``module`` and every builder module it imports, however deep (read, not run)."""
+    """``module`` and every builder module it imports, however deep (read, not run),
+    with the ``__init__.py`` of the subpackages they are in."""
+    root = HERE.parents[1]
     found, todo = [module], [module]
     while todo:
         for node in ast.walk(ast.parse(todo.pop().read_text(encoding="utf-8"))):
             names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            for name in names:
-                path = HERE.parent / (name.replace(".", "/") + ".py")
-                if name.startswith("builder.") and path not in found:
-                    found.append(path)
-                    todo.append(path)
+            for name in (n for n in names if n.startswith("builder.")):
+                parts = name.split(".")
+                packages = [root.joinpath(*parts[:n], "__init__.py") for n in range(2, len(parts))]
+                for path in [*packages, root.joinpath(*parts[:-1], parts[-1] + ".py")]:
+                    if path not in found:
+                        found.append(path)
+                        todo.append(path)
     return found
 
 
@@ -63,10 +68,18 @@ def builder_sources(module: Path) -> list[Path]:
 # run in Pyodide, and the Python that edits its memory with all it imports.
 DRIVERS = tuple(
     dict.fromkeys(
-        (DRIVER, ADDRESSES, FROZEN, LEAN_CODE, *builder_sources(HERE / "pyodide_wasm.py"))
+        (
+            DRIVER,
+            ADDRESSES,
+            FROZEN,
+            FROZEN_JOB,
+            MOUNT,
+            LEAN_CODE,
+            *builder_sources(HERE / "pyodide_wasm.py"),
+        )
     )
 )
-BINARYEN = HERE.parent / "node_modules" / "binaryen" / "package.json"
+BINARYEN = HERE.parents[1] / "node_modules" / "binaryen" / "package.json"
 
 # An Argument Clinic docstring: `name($self, /, key)\n--\n\n` and then its text.
 _CLINIC_DOC = re.compile(rb"(?<=\0)[A-Za-z_][\w.]*\([^\0\n]*\)\n--\n\n([^\0]+)")
@@ -82,7 +95,7 @@ def pruned_wasm(pyodide: Path) -> bytes:
         key = digest(*(p.read_bytes() for p in parts))
     except OSError as err:
         missing = f"{err.filename} is missing"
-        raise ConfigError(f"{missing}; run `npm ci` in {HERE.parent} first") from err
+        raise ConfigError(f"{missing}; run `npm ci` in {HERE.parents[1]} first") from err
 
     def make(out: Path) -> None:
         with tempfile.TemporaryDirectory() as folder:

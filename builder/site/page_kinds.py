@@ -6,7 +6,7 @@ stubs, a site-verification file, the 404 page, template partials copied
 verbatim. ``skip_reason`` names the first rule of ``NOT_CONTENT`` that a page
 meets (the build summary counts them by reason), or None for content.
 
-    >>> from builder.html_tree import parse
+    >>> from builder.site.html_tree import parse
     >>> skip_reason("/blog/page/2/index.html", parse("<html><body><h1>Blog</h1></body></html>"))
     'listing'
     >>> skip_reason("/guide/install.html", parse("<html><body><h1>Install</h1></body></html>"))
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from builder.html_tree import HEADINGS, Element, descendants, text_of
-from builder.theme_rules import class_words, is_chrome, main_content
+from builder.site.html_tree import HEADINGS, Element, descendants, text_of
+from builder.site.theme_rules import class_words, is_chrome, main_content
 
 
 @dataclass(frozen=True, slots=True)

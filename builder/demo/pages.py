@@ -31,10 +31,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from builder.markdown_pages import render_markdown
+from builder.site.markdown_pages import render_markdown
 from widget.core.errors import ConfigError
 
-SITE_CSS = Path(__file__).resolve().parent.parent / "site_demo" / "site.css"
+SITE_CSS = Path(__file__).resolve().parents[2] / "site_demo" / "site.css"
 
 # markdown-it escapes attribute values, so a double-quoted href never holds a quote.
 _HREF = re.compile(r'href="([^"]*)"')

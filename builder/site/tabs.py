@@ -6,7 +6,7 @@ and put the labels together in a strip ("npmpnpmyarn" when read as text).
 a line of its own at the top of its panel, and the panel is no longer hidden,
 so "yarn add --dev prettier" is found under "yarn" like the default tab.
 
-    >>> from builder.html_tree import parse, text_of
+    >>> from builder.site.html_tree import parse, text_of
     >>> root = parse('''<div class="tabs-container"><ul role="tablist">
     ...   <li role="tab">npm</li><li role="tab">Yarn</li></ul>
     ... <div role="tabpanel"><pre>npm i x</pre></div>
@@ -23,8 +23,8 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from builder.html_tree import Element, descendants, text_of
-from builder.theme_rules import matcher
+from builder.site.html_tree import Element, descendants, text_of
+from builder.site.theme_rules import matcher
 
 
 @dataclass(frozen=True, slots=True)

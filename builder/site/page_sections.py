@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-from builder.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
-from builder.page_kinds import skip_reason
-from builder.tabs import unfold_tabs
-from builder.theme_rules import SECTIONING, is_chrome, main_content
+from builder.site.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
+from builder.site.page_kinds import skip_reason
+from builder.site.tabs import unfold_tabs
+from builder.site.theme_rules import SECTIONING, is_chrome, main_content
 from widget.core.addresses import normal_language
 from widget.core.docs_index import Section
 

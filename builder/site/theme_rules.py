@@ -11,7 +11,7 @@ A marker is a compound selector: ``tag``, ``.class``, ``.stem_*`` (a CSS
 module's class, ``skipToContent_fXgn``), ``[attr]`` or ``[attr=value]``,
 combined without spaces (``span.lang``).
 
-    >>> from builder.html_tree import Element
+    >>> from builder.site.html_tree import Element
     >>> is_chrome(Element("div", {"class": "theme-doc-toc-mobile"}), in_sectioning=True)
     True
     >>> is_chrome(Element("div", {"class": "admonition note"}), in_sectioning=True)
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from builder.html_tree import Element, descendants
+from builder.site.html_tree import Element, descendants
 
 # Tag lists read best as words, hence the noqa: SIM905.
 #: A ``footer`` is chrome anywhere: inside an article it holds its author, edit link,

@@ -9,7 +9,7 @@ run this file in Pyodide under Node before their own steps::
     code = lean_code(source, path, keep_lines=True)                    # the panel's own
 
 ``OPTIMIZE = 2`` drops docstrings and asserts: a fifth fewer bytes. Every zip the
-build writes, here or in CPython (``builder.bundle``), dates its entries ``ZIP_DATE``
+build writes, here or in CPython (``builder.runtime.bundle``), dates its entries ``ZIP_DATE``
 so that the same sources give the same bytes.
 """
 

@@ -15,7 +15,7 @@ the modules that were imported)::
 
 Hash-based, unchecked ``.pyc`` files (PEP 552) carry no timestamps, so the
 same sources give the same bytes. A run takes seconds, so results are cached
-by a hash of everything that goes in (``builder.node_cache``); a module imported
+by a hash of everything that goes in (``builder.runtime.node_cache``); a module imported
 only on a path the trace does not take would be missing at run time, which the
 browser tests would show.
 """
@@ -31,12 +31,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.lean_code import ZIP_DATE
-from builder.node_cache import cached, digest, run_node
+from builder.runtime.lean_code import ZIP_DATE
+from builder.runtime.node_cache import cached, digest, run_node
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_bytecode.mjs"
-LEAN_CODE = HERE / "lean_code.py"  # the driver runs it first
+LEAN_CODE = HERE / "lean_code.py"  # the job imports it
+JOB = HERE / "pyodide_bytecode_job.py"  # the Python the driver runs in Pyodide
+MOUNT = HERE / "pyodide_job.mjs"  # how the drivers give Pyodide the builder's files
 
 # PyScript's Python package sits in its JS bundle as "name.py": "source" pairs.
 _PY_FILE = re.compile(r'"[\w]+\.py":"((?:[^"\\]|\\.)*)"')
@@ -79,6 +81,8 @@ def compile_worker(
     key = digest(
         DRIVER.read_bytes(),
         LEAN_CODE.read_bytes(),
+        JOB.read_bytes(),
+        MOUNT.read_bytes(),
         (pyodide / "package.json").read_bytes(),
         source_zip.getvalue(),
         "\n".join(modules).encode(),

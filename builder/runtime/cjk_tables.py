@@ -11,7 +11,7 @@ empty tables.
 
 The C library's ``iconv`` (musl's) brings its own such tables, 131 KB: JIS,
 GB 18030, Big5, HKSCS, KS C and legacy code pages. CPython never calls
-``iconv``, and once the wasm is pruned (``builder.pyodide_wasm``) no code is
+``iconv``, and once the wasm is pruned (``builder.runtime.pyodide_wasm``) no code is
 left that names them: ``without_iconv_tables`` checks that against the pruned
 code's addresses before it zeroes them, and refuses otherwise.
 
@@ -21,7 +21,7 @@ mappings_*.h``, musl's ``src/locale/iconv.c`` and its headers) against the
 wasm, and kept in ``cjk_tables.json`` beside the hash of the wasm it describes
 (CPython's as offsets in the wasm file, musl's as memory addresses)::
 
-    python -m builder.cjk_tables path/to/cpython path/to/musl   # after an upgrade
+    python -m builder.runtime.cjk_tables path/to/cpython path/to/musl   # after an upgrade
     wasm = without_cjk_tables(wasm_bytes)                        # in the build
     without_iconv_tables(Memory.of(pruned), addresses)           # after pruning
 """
@@ -37,12 +37,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from builder.wasm_data import Memory, names_any
+from builder.runtime.wasm_data import Memory, names_any
 from widget.core.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "cjk_tables.json"
-PYODIDE_WASM = HERE.parent / "node_modules" / "pyodide" / "pyodide.asm.wasm"
+PYODIDE_WASM = HERE.parents[1] / "node_modules" / "pyodide" / "pyodide.asm.wasm"
 MODULES = ("_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp", "_codecs_kr", "_codecs_tw")
 
 # The headers' arrays of 16-bit code units, and the macros they use for gaps.
@@ -76,7 +76,7 @@ def _known(tables: Path, wasm: bytes) -> dict[str, Any]:
     if hashlib.sha256(wasm).hexdigest() != known["wasm_sha256"]:
         raise ConfigError(
             f"Pyodide's wasm is not the one {tables.name} describes; after an upgrade of "
-            "Pyodide, run `python -m builder.cjk_tables path/to/cpython path/to/musl`"
+            "Pyodide, run `python -m builder.runtime.cjk_tables path/to/cpython path/to/musl`"
         )
     return known
 
@@ -139,7 +139,10 @@ def table_ranges(wasm: bytes, cpython: Path) -> list[tuple[int, int]]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m builder.cjk_tables path/to/cpython path/to/musl", file=sys.stderr)
+        print(
+            "usage: python -m builder.runtime.cjk_tables path/to/cpython path/to/musl",
+            file=sys.stderr,
+        )
         return 2
     wasm = PYODIDE_WASM.read_bytes()
     ranges = table_ranges(wasm, Path(argv[0]))

@@ -31,10 +31,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
-from builder.genindex import GENINDEX, index_entries
-from builder.markdown_pages import render_markdown
-from builder.page_sections import PageContent, read_page
-from builder.site_pages import VersionFamily, current_versions, languages_by_path, main_language
+from builder.site.genindex import GENINDEX, index_entries
+from builder.site.markdown_pages import render_markdown
+from builder.site.page_sections import PageContent, read_page
+from builder.site.site_pages import (
+    VersionFamily,
+    current_versions,
+    languages_by_path,
+    main_language,
+)
 from widget.core.addresses import page_key
 from widget.core.docs_index import Section
 from widget.core.errors import DocsIndexError

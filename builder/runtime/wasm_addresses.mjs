@@ -1,4 +1,4 @@
-// Runs in Node at build time (builder/pyodide_wasm.py starts it): every address
+// Runs in Node at build time (builder/runtime/pyodide_wasm.py starts it): every address
 // a wasm's code could name, for edits of its memory that must know what the
 // code still reads.
 //

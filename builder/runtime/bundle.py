@@ -5,7 +5,7 @@ name a site pastes), the pinned runtimes copied from ``node_modules``, the
 panel's Python as zips, the CSS and the docs index. Every other file carries a
 content hash in its name, so it can be cached forever; compressible files get a
 ``.gz`` twin that ``build.py serve`` (or any static server) can send as is.
-``THIRD-PARTY-NOTICES.txt`` holds the licenses of what it carries (:mod:`builder.notices`).
+``THIRD-PARTY-NOTICES.txt`` holds the licenses of what it carries (:mod:`builder.runtime.notices`).
 
 The worker's side is cut to what it runs: its interpreter module is
 ``pyodide-loader.mjs``, which loads Pyodide's wasm, the standard library,
@@ -16,7 +16,7 @@ Chromium has a built-in decoder for anything better than gzip, so the loader
 brings one: Zstandard's own, compiled to wasm (``zstd_wasm``). The standard
 library is trimmed to the modules the worker imports, there is no package lock,
 and the worker's Python and that library come as bytecode for the bundled
-Pyodide (:mod:`builder.pyodide_bytecode`).
+Pyodide (:mod:`builder.runtime.pyodide_bytecode`).
 
     >>> from widget.core.index_build import build_index
     >>> files = bundle_files(build_index([]))
@@ -31,22 +31,20 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import io
 import json
 import re
 import sys
 import tempfile
-import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
-from builder.js_modules import inlined
-from builder.lean_code import ZIP_DATE
-from builder.node_cache import cached, digest, run_node
-from builder.notices import notices, npm_package
-from builder.pyodide_bytecode import compile_worker, pyscript_modules
-from builder.pyodide_wasm import pruned_wasm
+from builder.runtime.js_modules import inlined
+from builder.runtime.node_cache import cached, digest, run_node
+from builder.runtime.notices import notices, npm_package
+from builder.runtime.pyodide_bytecode import compile_worker, pyscript_modules
+from builder.runtime.pyodide_wasm import pruned_wasm
+from builder.runtime.runtime_archive import Runtime, deterministic_zip
 from widget.core.config import (
     DEFAULTS,
     LANGUAGE_PATTERN,
@@ -66,7 +64,7 @@ if sys.version_info >= (3, 14):
 else:
     from backports import zstd
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
 WIDGET = ROOT / "widget"
 
@@ -113,7 +111,7 @@ LOADER_MARK = "__DOCS_PANEL_LOADER__"
 EMBED_WORDS = ("launcher", "launcher_title", "key_ctrl", "ask_about_this")
 ALERTS = ("csp_blocked", "start_failed")
 # The panel's own JavaScript goes out minified, by terser from npm (pinned).
-MINIFY_JS = ROOT / "builder" / "minify_js.mjs"
+MINIFY_JS = ROOT / "builder" / "runtime" / "minify_js.mjs"
 TERSER = NODE_MODULES / "terser" / "package.json"
 
 # A large index's part files: the loader answers them from their twins by this rule.
@@ -159,28 +157,13 @@ def pyscript_chunks(dist: Path = PYSCRIPT_DIST) -> list[str]:
     return sorted(wanted)
 
 
-def deterministic_zip(files: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on names and contents (fixed dates, sorted).
-
-    The files are stored as they are: the zip travels as a Zstandard twin, one
-    stream that compresses across files, and reading it is a copy.
-    """
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
-
-
 def _python_files(folder: Path, arcroot: str) -> Iterable[tuple[str, bytes]]:
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" not in path.parts:
             yield f"{arcroot}/{path.relative_to(folder).as_posix()}", path.read_bytes()
 
 
-def _dependency_files() -> Iterable[tuple[str, bytes]]:
+def dependency_files() -> Iterable[tuple[str, bytes]]:
     import importlib.util
 
     for name in WORKER_DEPENDENCIES:
@@ -195,7 +178,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
     files = [("widget/__init__.py", b"")]
     files += _python_files(WIDGET / "core", "widget/core")
     files += _python_files(WIDGET / "worker", "widget/worker")
-    files += _dependency_files()
+    files += dependency_files()
     return files
 
 
@@ -230,6 +213,13 @@ def shell_files() -> bytes:
 
 def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     """Every file of the output folder, by relative path (before ``.gz`` twins)."""
+    return site_files(runtime_bundle(), index_payload)
+
+
+def runtime_bundle() -> Runtime:
+    """The site-independent part of every bundle: the runtimes as the panel ships them,
+    its Python, CSS and notices, and embed.js and the loader minified with their
+    manifests left as placeholders (:func:`site_files` fills them). Needs Node."""
     out: dict[str, bytes] = {}
 
     def runtime(folder: Path, prefix: str, names: Iterable[str], tag: str = "") -> str:
@@ -279,18 +269,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     # name they are asked for, grouped by content type; index parts go by INDEX_PART
     # instead of a list (a large site has hundreds).
     twins: dict[str, list[str]] = {}
-
-    def twin(name: str, data: bytes, content_type: str, *, keep: bool, listed: bool = True) -> str:
-        out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
-        if keep:
-            out[name] = data
-        if listed:
-            twins.setdefault(content_type, []).append(name)
-        return name
-
-    twin(f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm", keep=False)
-    glue = twin(f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript", keep=False)
-    module = twin(f"{pyodide}/pyodide.body.js", module_js, "text/javascript", keep=False)
+    _twin(out, twins, f"{pyodide}/pyodide.asm.wasm", wasm, "application/wasm")
+    glue = _twin(out, twins, f"{pyodide}/pyodide.asm.js", glue_js, "text/javascript")
+    module = _twin(out, twins, f"{pyodide}/pyodide.body.js", module_js, "text/javascript")
     chunks = (PYSCRIPT_DIST / chunk for chunk in pyscript_chunks())
     compiled = compile_worker(
         worker_sources(),
@@ -298,19 +279,9 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         PYODIDE_DIR,
     )
     stdlib = deterministic_zip(compiled.stdlib.items())
-    stdlib_name = twin(hashed_name("stdlib.zip", stdlib), stdlib, "application/zip", keep=False)
+    stdlib_name = _twin(out, twins, hashed_name("stdlib.zip", stdlib), stdlib, "application/zip")
     worker = deterministic_zip(compiled.worker.items())
-    worker_name = twin(hashed_name("worker.zip", worker), worker, "application/zip", keep=False)
-    # A large site's index comes as a head and parts the worker fetches for a question.
-    head, parts = split_index(index_payload)
-    for key, part in parts.items():
-        data = _json(part)
-        name = hashed_name(f"index-{key}.json", data)
-        if not re.fullmatch(INDEX_PART, name):
-            raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
-        head["parts"]["files"][key] = twin(name, data, "application/json", keep=False, listed=False)
-    index = _json(head)
-    index_name = twin(hashed_name("index.json", index), index, "application/json", keep=True)
+    worker_name = _twin(out, twins, hashed_name("worker.zip", worker), worker, "application/zip")
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text(encoding="utf-8"))
     loader = {
         "pyodide": module,
@@ -321,34 +292,20 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "early": [glue, worker_name],
         "twins": twins,
         "indexPart": INDEX_PART,
-        "index": index_name,
         "lockInfo": lock["info"],
     }
     manifest = {
         "pyscript": f"{pyscript}/core.js",
         "micropython": f"{micropython}/micropython.mjs",
-        # The worker's interpreter module: Pyodide, through the panel's loader.
-        "pyodide": hashed(
-            "pyodide-loader.mjs",
-            _filled("pyodide-loader.mjs", LOADER_MARK, loader, module=True),
-        ),
         "shell": hashed("shell.py", (WIDGET / "shell" / "main.py").read_bytes()),
         "shellFiles": hashed("shell.json.gz", shell_files()),
         "worker": hashed("worker.py", (WIDGET / "worker" / "main.py").read_bytes()),
         "css": hashed("panel.css", (WIDGET / "assets" / "panel.css").read_bytes()),
         "store": hashed("store.mjs", (WIDGET / "assets" / "store.mjs").read_bytes()),
-        "index": index_name,
         # embed.js's alerts, by language: a Content Security Policy blocks the runtimes;
         # they failed to load
         "alerts": hashed("alerts.json", _json({lang: alerts(lang) for lang in LANGUAGES})),
     }
-    # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
-    # two lanes: what the interpreter's start needs, in the order the worker asks; and
-    # the wasm, then the worker's zip and the index, which are read only once the
-    # interpreter is up (on a slow network they would slow the wasm down).
-    runtime_lane = [manifest["worker"], manifest["pyodide"], zstd_decoder, module + ".zst"]
-    runtime_lane += [glue + ".zst", stdlib_name + ".zst"]
-    wasm_lane = [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst", index_name + ".zst"]
     # The loader needs the storage keys, the shortcut, the language and when to preload
     # before the worker exists (to see a conversation to restore, to open on the key, to
     # label the launcher, to fetch the runtimes), judged as the config does.
@@ -361,7 +318,6 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
     preload = {"values": list(get_args(Preload)), "fallback": DEFAULTS.preload}
     embedded = {
-        "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
         "language": language,
@@ -370,13 +326,79 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
-        "prefetch": [wasm_lane, runtime_lane],
     }
-    out["embed.js"] = _filled("embed.js", MANIFEST_MARK, embedded)
     runtimes = (PYODIDE_DIR, PYSCRIPT_DIST.parent, MICROPYTHON_DIR, ZSTDDEC_DIR)
     licenses = notices(runtimes, WORKER_DEPENDENCIES, cpython=lock["info"]["python"])
     out["THIRD-PARTY-NOTICES.txt"] = licenses.encode()
+    return Runtime(
+        files=out,
+        values={
+            "loader": loader,
+            "manifest": manifest,
+            "embedded": embedded,
+            # Fetched by embed.js as the shell starts (see site_files), less the files
+            # a site's build names.
+            "runtimeLane": [zstd_decoder, module + ".zst", glue + ".zst", stdlib_name + ".zst"],
+            "wasmLane": [f"{pyodide}/pyodide.asm.wasm.zst", worker_name + ".zst"],
+        },
+        embed=_template("embed.js", MANIFEST_MARK),
+        loader=_template("pyodide-loader.mjs", LOADER_MARK, module=True),
+    )
+
+
+def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[str, bytes]:
+    """``runtime``'s files plus the site's own: the index, and the loader and embed.js
+    with the manifests that name it. Pure Python: no Node, no network."""
+    out = dict(runtime.files)
+    values = runtime.values
+    twins = {kind: list(names) for kind, names in values["loader"]["twins"].items()}
+    # A large site's index comes as a head and parts the worker fetches for a question.
+    head, parts = split_index(index_payload)
+    for key, part in parts.items():
+        data = _json(part)
+        name = hashed_name(f"index-{key}.json", data)
+        if not re.fullmatch(INDEX_PART, name):
+            raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
+        head["parts"]["files"][key] = name
+        _twin(out, twins, name, data, "application/json", listed=False)
+    index = _json(head)
+    index_name = hashed_name("index.json", index)
+    _twin(out, twins, index_name, index, "application/json", keep=True)
+    loader = {**values["loader"], "twins": twins, "index": index_name}
+    loader_js = _filled(runtime.loader, LOADER_MARK, loader)
+    # The worker's interpreter module: Pyodide, through the panel's loader.
+    pyodide = hashed_name("pyodide-loader.mjs", loader_js)
+    out[pyodide] = loader_js
+    manifest = {**values["manifest"], "pyodide": pyodide, "index": index_name}
+    # Fetched by embed.js as the shell starts, so the worker finds them in the cache, in
+    # two lanes: what the interpreter's start needs, in the order the worker asks; and
+    # the wasm, then the worker's zip and the index, which are read only once the
+    # interpreter is up (on a slow network they would slow the wasm down).
+    runtime_lane = [manifest["worker"], pyodide, *values["runtimeLane"]]
+    wasm_lane = [*values["wasmLane"], index_name + ".zst"]
+    embedded = {**values["embedded"], "files": manifest, "prefetch": [wasm_lane, runtime_lane]}
+    out["embed.js"] = _filled(runtime.embed, MANIFEST_MARK, embedded)
     return out
+
+
+def _twin(
+    out: dict[str, bytes],
+    twins: dict[str, list[str]],
+    name: str,
+    data: bytes,
+    content_type: str,
+    *,
+    keep: bool = False,
+    listed: bool = True,
+) -> str:
+    """Put ``name``'s Zstandard twin in ``out`` (and ``name`` itself if ``keep``), listed
+    in ``twins`` under ``content_type`` for the loader unless not ``listed``."""
+    out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
+    if keep:
+        out[name] = data
+    if listed:
+        twins.setdefault(content_type, []).append(name)
+    return name
 
 
 def zstd_wasm() -> bytes:
@@ -500,14 +522,19 @@ def alerts(language: str) -> list[str]:
     return [table(language)[key] for key in ALERTS]
 
 
-def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:
-    """``widget/assets/<asset>`` with the modules it imports inlined (:mod:`builder.js_modules`),
-    minified, with ``values`` as a JSON object in place of ``mark`` (its manifest, ``M``)."""
+def _template(asset: str, mark: str, *, module: bool = False) -> str:
+    """``widget/assets/<asset>`` with the modules it imports inlined
+    (:mod:`builder.runtime.js_modules`), minified, ``mark`` standing for its manifest."""
     assets = WIDGET / "assets"
     source = inlined((assets / asset).read_text(encoding="utf-8"), assets, asset)
     template = _minified(source.encode("utf-8"), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
+    return template
+
+
+def _filled(template: str, mark: str, values: Mapping[str, object]) -> bytes:
+    """``template`` with ``values`` as a JSON object in place of ``mark`` (its ``M``)."""
     return template.replace(mark, _json(values).decode("utf-8")).encode("utf-8")
 
 

@@ -1,4 +1,4 @@
-// Runs in Node at build time (builder/pyodide_wasm.py starts it): Pyodide's wasm
+// Runs in Node at build time (builder/runtime/pyodide_wasm.py starts it): Pyodide's wasm
 // without the exports only a package's C extension would use.
 //
 //   node pyodide_wasm.mjs IN.wasm GLUE.mjs API.mjs OUT.wasm
