@@ -190,8 +190,19 @@ def serve(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:  # the server install has flags of its own
+        from widget.server.cli import main as server_main  # Starlette, uvicorn: only then
+
+        return server_main(argv[1:])
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=["build", "serve", "server"],
+        default="build",
+        help="server: the server install (see build.py server --help)",
+    )
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
     parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
     parser.add_argument("--base", default="/", help="URL path the site is served under")

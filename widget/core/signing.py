@@ -102,7 +102,9 @@ def sign(keys: SigningKeys, index_version: str, addresses: Sequence[str], *, now
     return f"{head}.{_b64(_mac(keys.secrets[keys.current], head))}"
 
 
-def verify(keys: SigningKeys, token: str, *, now_s: int, max_age_s: int = MAX_AGE_S) -> SignedCitations:
+def verify(
+    keys: SigningKeys, token: str, *, now_s: int, max_age_s: int = MAX_AGE_S
+) -> SignedCitations:
     """The token's content, or :class:`SignatureError` whose ``reason`` says why not:
     ``malformed``, ``unknown-key``, ``forged`` (the bytes do not match), ``expired``."""
     if len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:

@@ -1,0 +1,287 @@
+"""The server install as an ASGI app (Starlette): ``create_app(settings)``.
+
+Routes, relative to where a site mounts it (the panel's ``server`` setting):
+
+- ``POST /answer``: a question (``widget.core.server_wire``), answered as a stream.
+- ``POST /feedback``: a vote report (the panel's ``feedbackEndpoint``), when a votes
+  store is given.
+- ``GET /healthz``: the process is up. ``GET /readyz``: it has an index and can answer.
+
+Refused before any work: a body over the cap (413), not ``application/json`` (415),
+an unknown field or a wrong type (400), a client over its rate limit (429 with
+``Retry-After``). ``SIGHUP`` (or ``reload_index``) reads the index again and swaps it
+in whole; a question already planned keeps the index it started with. On shutdown
+every open stream ends with an ``error`` event, so panels show search results rather
+than a cut answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from widget.core.docs_index import DocsIndex
+from widget.core.errors import RequestError, WidgetError
+from widget.core.server_wire import (
+    ANSWER_PATH,
+    BODY_LIMIT,
+    CONTENT_TYPE,
+    FEEDBACK_PATH,
+    error_event,
+    parse_question,
+)
+from widget.server.answering import Context, Counters, answer
+from widget.server.index_files import read_index
+from widget.server.settings import Settings
+from widget.server.upstream import upstream_client
+
+log = logging.getLogger("docs_panel.server")
+
+SHUTDOWN_MESSAGE = "the server is restarting; ask again in a moment"
+
+
+class Limiter(Protocol):
+    async def take(self, client: str) -> float: ...
+
+
+ClientKey = Callable[[Scope], str]
+
+
+@dataclass
+class Panel:
+    """The app's state: the current index, counters, and whether it is shutting down."""
+
+    settings: Settings
+    index: DocsIndex | None = None
+    counters: Counters = field(default_factory=Counters)
+    stopping: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def reload_index(self) -> None:
+        """Read the index again (in a thread: it is seconds of CPU for a large site) and
+        swap it in at once; a failed read keeps the one being served."""
+        try:
+            fresh = await asyncio.to_thread(read_index, self.settings.index)
+        except WidgetError as err:
+            log.error("index not reloaded", extra={"problem": str(err)})
+            return
+        self.index = fresh
+        log.info(f"index {fresh.version} loaded ({len(fresh)} sections)")
+
+    def begin_shutdown(self) -> None:
+        """End every open stream with an error event; new questions get 503."""
+        self.stopping.set()
+
+    def current_index(self) -> DocsIndex:
+        if self.index is None:
+            raise RuntimeError("no index loaded yet")
+        return self.index
+
+
+def _peer(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+def create_app(
+    settings: Settings,
+    *,
+    limiter: Limiter | None = None,
+    client_key: ClientKey = _peer,
+    votes: Any = None,
+) -> Starlette:
+    """The server install, ready to run or to mount under a site's path."""
+    panel = Panel(settings)
+    client = upstream_client(settings)
+    context = Context(settings, panel.current_index, client, panel.counters)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await panel.reload_index()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(
+                signal.SIGHUP, lambda: asyncio.ensure_future(panel.reload_index())
+            )
+        if votes is not None:
+            await votes.open()
+        try:
+            yield
+        finally:
+            panel.begin_shutdown()
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal.SIGHUP)
+            await client.aclose()
+            if votes is not None:
+                await votes.close()
+
+    async def ask(request: Request) -> Response:
+        request_id = request.state.request_id
+        if panel.stopping.is_set() or panel.index is None:
+            return _refusal(503, "the server is not ready", retry_after=5)
+        try:
+            _check_json(request)
+            asked = parse_question(await _body(request))
+        except RequestError as err:
+            return _refusal(err.status, str(err))
+        if limiter is not None:
+            wait = await limiter.take(client_key(request.scope))
+            if wait > 0:
+                return _refusal(429, "too many questions; ask again later", retry_after=wait)
+        if settings.log_questions:
+            log.info("question", extra={"request_id": request_id, "question": asked.question})
+        stream = answer(asked, context, request_id)
+        return StreamingResponse(
+            _until_stopping(stream, panel.stopping),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def feedback(request: Request) -> Response:
+        try:
+            _check_json(request)
+            body = await _body(request)
+            await votes.put(body)
+        except RequestError as err:
+            return _refusal(err.status, str(err))
+        return Response(status_code=204)
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        if panel.index is None or panel.stopping.is_set():
+            return JSONResponse({"status": "not ready"}, status_code=503)
+        counters = panel.counters
+        return JSONResponse(
+            {
+                "status": "ready",
+                "index": panel.index.version,
+                "questions": counters.questions,
+                "primed": counters.primed,
+                "refused_citations": counters.refused or {},
+            }
+        )
+
+    routes = [
+        Route(ANSWER_PATH, ask, methods=["POST"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+    ]
+    if votes is not None:
+        routes.append(Route(FEEDBACK_PATH, feedback, methods=["POST"]))
+    middleware = [Middleware(RequestLog)]
+    if settings.origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.origins),
+                allow_methods=["POST"],
+                allow_headers=["Content-Type"],
+                expose_headers=["Retry-After", "X-Request-Id"],
+                max_age=600,
+            )
+        )
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.panel = panel
+    return app
+
+
+def _check_json(request: Request) -> None:
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != CONTENT_TYPE:
+        raise RequestError(415, f"expected Content-Type: {CONTENT_TYPE}")
+
+
+async def _body(request: Request) -> bytes:
+    """The body, read no further than the cap (a declared length over it is not read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > BODY_LIMIT:
+        raise RequestError(413, f"the request body is over {BODY_LIMIT} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > BODY_LIMIT:
+            raise RequestError(413, f"the request body is over {BODY_LIMIT} bytes")
+    return bytes(body)
+
+
+def _refusal(status: int, message: str, *, retry_after: float | None = None) -> Response:
+    headers = {"Retry-After": str(max(1, round(retry_after + 0.499)))} if retry_after else {}
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+async def _until_stopping(
+    stream: AsyncIterator[bytes], stopping: asyncio.Event
+) -> AsyncIterator[bytes]:
+    """``stream``, unless shutdown begins first: then one error event ends it."""
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        while True:
+            step = asyncio.ensure_future(anext(stream))
+            await asyncio.wait({step, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not step.done():
+                step.cancel()
+                yield error_event(SHUTDOWN_MESSAGE)
+                return
+            try:
+                yield step.result()
+            except StopAsyncIteration:
+                return
+    finally:
+        stop.cancel()
+        await stream.aclose()  # type: ignore[attr-defined]
+
+
+class RequestLog:
+    """Names each request (``X-Request-Id``) and logs it once, as JSON, when it ends."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = secrets.token_hex(8)
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            log.info(
+                "request",
+                extra={
+                    "request_id": request_id,
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                },
+            )

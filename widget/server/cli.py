@@ -1,0 +1,117 @@
+"""``python build.py server``: run the server install with uvicorn.
+
+    DOCS_PANEL_SIGNING_KEYS=k1:… DOCS_PANEL_UPSTREAM_KEY=sk-… \\
+    python build.py server --site public/ --upstream https://llm.example/v1/chat/completions \\
+        --model docs-assistant --port 8100
+
+``--index`` is the folder ``build.py --site`` wrote (default ``SITE/docs-panel``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+import uvicorn
+
+from widget.core.errors import WidgetError
+from widget.server import logs
+from widget.server.app import Panel, create_app
+from widget.server.settings import SIGNING_KEYS_ENV, UPSTREAM_KEY_ENV, Settings, Timeouts
+
+SHUTDOWN_GRACE_S = 5
+"""After the streams' error events, how long open connections get before they are closed."""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="build.py server",
+        description="Answer the panel's questions on this server: retrieval, prompt and the "
+        f"model call happen here. Secrets come from ${SIGNING_KEYS_ENV} and ${UPSTREAM_KEY_ENV}.",
+    )
+    p.add_argument("--site", type=Path, help="the built docs (the index is SITE/docs-panel)")
+    p.add_argument("--index", type=Path, help="the folder build.py wrote (default SITE/docs-panel)")
+    p.add_argument("--upstream", required=True, help="OpenAI-compatible chat completions URL")
+    p.add_argument("--model", required=True, help="the model name to ask the upstream for")
+    p.add_argument(
+        "--gate", type=float, default=0.25, help="minimum retrieval score to ask the model"
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8100)
+    p.add_argument(
+        "--origin", action="append", default=[], help="a page origin allowed by CORS (repeat)"
+    )
+    p.add_argument("--redis", help="redis:// URL: rate limits shared by every instance")
+    p.add_argument(
+        "--database", help="postgresql:// URL for votes (default: SQLite in the index folder)"
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        help="a proxy address or network whose X-Forwarded-For is believed (repeat)",
+    )
+    p.add_argument(
+        "--log-questions", action="store_true", help="log each question's (redacted) text"
+    )
+    p.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds the upstream may stay silent"
+    )
+    return p
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    if args.index is None and args.site is None:
+        raise WidgetError("give --site DIR (or --index DIR, the folder build.py wrote)")
+    index = args.index or args.site / "docs-panel"
+    return Settings.from_environment(
+        environ=os.environ,
+        index=index,
+        upstream=args.upstream,
+        model=args.model,
+        gate=args.gate,
+        origins=tuple(args.origin),
+        redis=args.redis,
+        database=args.database,
+        trusted_proxies=tuple(args.trusted_proxy),
+        log_questions=args.log_questions,
+        timeouts=Timeouts(first_byte=args.timeout, idle=args.timeout),
+    )
+
+
+class _Server(uvicorn.Server):
+    """Uvicorn, telling the app as soon as a shutdown signal comes, so open streams end
+    with an error event instead of waiting for their last token."""
+
+    panel: Panel
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.panel.begin_shutdown()
+        super().handle_exit(sig, frame)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logs.configure()
+    try:
+        settings = settings_from(args)
+    except WidgetError as err:
+        print(f"build.py server: {err}", file=sys.stderr)
+        return 1
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+        proxy_headers=False,  # the client address is decided by --trusted-proxy alone
+    )
+    server = _Server(config)
+    server.panel = app.state.panel
+    server.run()
+    return 0
