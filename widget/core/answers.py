@@ -99,15 +99,26 @@ class Plan:
             for n, s in enumerate(self.context, start=1)
         )
 
-    def answer_turn(self, answer: str, status: Status, *, asked_at: int, finished_at: int) -> Turn:
-        """The model's answer (whole, or as far as it got) as a turn, with its sources."""
-        return self._turn(
-            status,
-            asked_at,
-            finished_at,
-            answer=answer,
-            sources=cited_sources(answer, self.context_sources),
+    def answer_turn(
+        self,
+        answer: str,
+        status: Status,
+        *,
+        asked_at: int,
+        finished_at: int,
+        context: tuple[Source, ...] | None = None,
+        citations: str = "",
+    ) -> Turn:
+        """The model's answer (whole, or as far as it got) as a turn, with its sources.
+
+        ``context``: the numbered sections the answer was made from, when a server
+        install numbered them (its own retrieval), else this plan's; ``citations``: the
+        server's signed list of what it cited."""
+        numbered = self.context_sources if context is None else context
+        turn = self._turn(
+            status, asked_at, finished_at, answer=answer, sources=cited_sources(answer, numbered)
         )
+        return replace(turn, citations=citations) if citations else turn
 
     def in_flight_turn(self, *, asked_at: int) -> Turn:
         """The answer while it streams, as ``pagehide`` stores it: no text yet, and the
