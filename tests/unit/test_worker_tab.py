@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from widget.core.docs_index import Section
-from widget.core.index_build import build_index, split_index
 from widget.core.history import Source
+from widget.core.index_build import build_index, split_index
 from widget.core.protocol import CALLS, decode_reply, encode_reply
 from widget.core.server_wire import ServerQuestion, question_body
 
