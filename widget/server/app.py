@@ -23,9 +23,9 @@ import logging
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -47,6 +47,13 @@ from widget.core.server_wire import (
 )
 from widget.server.answering import Context, Counters, answer
 from widget.server.index_files import read_index
+from widget.server.limits import (
+    LimitSettings,
+    TrustedProxies,
+    client_key,
+    open_limiter,
+)
+from widget.server.limits import retry_after as retry_after_header
 from widget.server.settings import Settings
 from widget.server.upstream import upstream_client
 
@@ -55,11 +62,10 @@ log = logging.getLogger("docs_panel.server")
 SHUTDOWN_MESSAGE = "the server is restarting; ask again in a moment"
 
 
-class Limiter(Protocol):
-    async def take(self, client: str) -> float: ...
-
-
-ClientKey = Callable[[Scope], str]
+class VotesStore(Protocol):
+    async def open(self) -> None: ...
+    async def put(self, report: object) -> None: ...
+    async def close(self) -> None: ...
 
 
 @dataclass
@@ -92,20 +98,17 @@ class Panel:
         return self.index
 
 
-def _peer(scope: Scope) -> str:
-    client = scope.get("client")
-    return str(client[0]) if client else ""
-
-
 def create_app(
     settings: Settings,
     *,
-    limiter: Limiter | None = None,
-    client_key: ClientKey = _peer,
-    votes: Any = None,
+    limits: LimitSettings | None = None,
+    votes: VotesStore | None = None,
 ) -> Starlette:
-    """The server install, ready to run or to mount under a site's path."""
+    """The server install, ready to run or to mount under a site's path. ``limits``:
+    the rate limits (default: ``LimitSettings``'s, on ``settings.redis`` if set)."""
     panel = Panel(settings)
+    limiter = open_limiter(limits or LimitSettings(redis=settings.redis))
+    proxies = TrustedProxies.parse(settings.trusted_proxies)
     client = upstream_client(settings)
     context = Context(settings, panel.current_index, client, panel.counters)
 
@@ -126,6 +129,7 @@ def create_app(
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(signal.SIGHUP)
             await client.aclose()
+            await limiter.close()
             if votes is not None:
                 await votes.close()
 
@@ -138,10 +142,9 @@ def create_app(
             asked = parse_question(await _body(request))
         except RequestError as err:
             return _refusal(err.status, str(err))
-        if limiter is not None:
-            wait = await limiter.take(client_key(request.scope))
-            if wait > 0:
-                return _refusal(429, "too many questions; ask again later", retry_after=wait)
+        wait = await limiter.take(client_key(request.scope, proxies))
+        if wait > 0:
+            return _refusal(429, "too many questions; ask again later", retry_after=wait)
         if settings.log_questions:
             log.info("question", extra={"request_id": request_id, "question": asked.question})
         stream = answer(asked, context, request_id)
@@ -155,6 +158,8 @@ def create_app(
         try:
             _check_json(request)
             body = await _body(request)
+            if votes is None:
+                raise RequestError(404, "this server takes no votes")
             await votes.put(body)
         except RequestError as err:
             return _refusal(err.status, str(err))
@@ -221,7 +226,7 @@ async def _body(request: Request) -> bytes:
 
 
 def _refusal(status: int, message: str, *, retry_after: float | None = None) -> Response:
-    headers = {"Retry-After": str(max(1, round(retry_after + 0.499)))} if retry_after else {}
+    headers = {"Retry-After": str(retry_after_header(retry_after))} if retry_after else {}
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
