@@ -61,7 +61,7 @@ def test_no_client_text_reaches_a_system_message(context: Context, body: dict[st
     except RequestError:
         return  # refused whole: nothing reaches the upstream
     index = context.index()
-    plan, request = plan_for(asked, context, index, "test")
+    _, request = plan_for(asked, context, index, "test")
     if request is None:
         return
     messages = request["messages"]
