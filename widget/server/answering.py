@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, replace
 
 import httpx
@@ -147,7 +147,9 @@ def plan_for(
     return plan, body
 
 
-async def answer(asked: ServerQuestion, context: Context, request_id: str) -> AsyncIterator[bytes]:
+async def answer(
+    asked: ServerQuestion, context: Context, request_id: str
+) -> AsyncGenerator[bytes, None]:
     """The answer stream: sources, tokens, the signed citation list, ``[DONE]``."""
     index = context.index()
     plan, body = plan_for(asked, context, index, request_id)

@@ -23,7 +23,7 @@ import logging
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -231,25 +231,31 @@ def _refusal(status: int, message: str, *, retry_after: float | None = None) -> 
 
 
 async def _until_stopping(
-    stream: AsyncIterator[bytes], stopping: asyncio.Event
+    stream: AsyncGenerator[bytes, None], stopping: asyncio.Event
 ) -> AsyncIterator[bytes]:
-    """``stream``, unless shutdown begins first: then one error event ends it."""
+    """``stream``, unless shutdown begins first: then one error event ends it. A reader
+    who goes away (Stop, a reload) cancels it, and the upstream request with it."""
     stop = asyncio.ensure_future(stopping.wait())
+    step: asyncio.Future[bytes] | None = None
     try:
         while True:
             step = asyncio.ensure_future(anext(stream))
             await asyncio.wait({step, stop}, return_when=asyncio.FIRST_COMPLETED)
             if not step.done():
-                step.cancel()
                 yield error_event(SHUTDOWN_MESSAGE)
                 return
             try:
-                yield step.result()
+                chunk = step.result()
             except StopAsyncIteration:
                 return
+            step = None
+            yield chunk
     finally:
         stop.cancel()
-        await stream.aclose()  # type: ignore[attr-defined]
+        if step is not None and not step.done():
+            step.cancel()  # inside the stream: its upstream response is closed
+            await asyncio.gather(step, return_exceptions=True)
+        await stream.aclose()
 
 
 class RequestLog:
