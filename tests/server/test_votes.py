@@ -3,11 +3,7 @@ id, refusals, and durability when the writing process is killed."""
 
 import asyncio
 import json
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,20 +11,13 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from tests.server.vote_writer import vote_body
+from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
 from tests.services import free_port
 from widget.core.errors import ConfigError
 from widget.server.vote_report import Report, parse_report
-from widget.server.votes import (
-    SCHEMA_VERSION,
-    PostgresVotes,
-    SqliteVotes,
-    VotesError,
-    VotesStore,
-    open_votes,
-)
+from widget.server.votes import PostgresVotes, SqliteVotes, VotesError, VotesStore, open_votes
+from widget.server.votes_sql import SCHEMA_VERSION
 
-ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 
 
@@ -175,8 +164,8 @@ def test_postgresql_is_reconnected_when_it_drops_the_connection(postgres_url: st
     assert with_store(postgres_url, run) == 2
 
 
-def test_a_failed_write_is_a_votes_error(database: str) -> None:
-    async def run(store: VotesStore) -> None:
+def test_a_failed_write_fails_every_put_it_held(database: str) -> None:
+    async def run(store: VotesStore) -> list[BaseException | None]:
         await store.put(vote(1, "up", 1))
         query_drop = "DROP TABLE docs_panel_votes"
         if isinstance(store, PostgresVotes):
@@ -185,40 +174,51 @@ def test_a_failed_write_is_a_votes_error(database: str) -> None:
         else:
             with sqlite3.connect(database) as admin:
                 admin.execute(query_drop)
-        with pytest.raises(VotesError, match=r"votes database .*docs_panel_votes"):
-            await store.put(vote(2, "up", 2))
+        puts = (store.put(vote(n, "up", n)) for n in range(2, 7))
+        return await asyncio.gather(*puts, return_exceptions=True)
 
-    with_store(database, run)
+    failures = with_store(database, run)
+    assert len(failures) == 5
+    for failure in failures:
+        assert isinstance(failure, VotesError)
+        assert "docs_panel_votes" in str(failure)
+
+
+def test_puts_at_once_are_all_kept(database: str) -> None:
+    async def run(store: VotesStore) -> list[tuple[object, object]]:
+        await asyncio.gather(
+            *(store.put(vote(n, "up", n)) for n in range(300)),
+            store.put(vote(1000, "down", 2)),
+            store.put(vote(1000, "up", 1)),  # the older one, arriving in the same commit
+        )
+        return [(r["id"], r["vote"]) for r in await store.reports()]
+
+    kept = with_store(database, run)
+    assert len(kept) == 301
+    assert ("vote-1000", "down") in kept
+
+
+def test_a_cancelled_put_is_written_all_the_same(database: str) -> None:
+    async def run(store: VotesStore) -> int:
+        first = asyncio.ensure_future(store.put(vote(1, "up", 1)))
+        cancelled = asyncio.ensure_future(store.put(vote(2, "up", 2)))
+        await asyncio.sleep(0)  # both queued
+        cancelled.cancel()
+        await first
+        await store.put(vote(3, "up", 3))
+        return len(await store.reports())
+
+    assert with_store(database, run) == 3
 
 
 def test_killing_the_writer_loses_no_acknowledged_vote(database: str, tmp_path: Path) -> None:
-    """A process putting votes is killed with SIGKILL mid-stream; every vote it had
-    acknowledged (put returned, the server's 2xx) is there, as its last ack said."""
-    writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.server.vote_writer", database, str(tmp_path / "unused")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert writer.stdout is not None
-    acked: dict[str, str] = {}
-    try:
-        for line in writer.stdout:
-            vote_id, said = line.split()
-            acked[vote_id] = said
-            if len(acked) == 150:
-                os.kill(writer.pid, signal.SIGKILL)
-                break
-        for line in writer.stdout.read().splitlines():  # acknowledged before it died
-            vote_id, said = line.split()
-            acked[vote_id] = said
-    finally:
-        writer.kill()
-        writer.wait()
-    assert writer.returncode == -signal.SIGKILL
+    """A process putting votes is killed with SIGKILL mid-stream, and started again;
+    every vote it had acknowledged (put returned: the server's 2xx) is there, as its
+    last acknowledgement said."""
+    sqlite_path = tmp_path / "unused"
+    acked = write_until_killed(database, sqlite_path, first=0, ids=150)
+    acked |= write_until_killed(database, sqlite_path, first=1000, ids=50)
     kept = {str(r["id"]): r["vote"] for r in with_store(database, lambda store: store.reports())}
-    for vote_id, said in acked.items():
-        assert vote_id in kept, f"{vote_id} was acknowledged and lost"
-        if said == "down":  # the id's last report: nothing may stand before it
-            assert kept[vote_id] == "down"
-    assert len(kept) - len(acked) in (0, 1)  # at most the one in flight, unacknowledged
+    assert len(acked) >= 200
+    assert lost(acked, kept) == []
+    assert len(kept) - len(acked) <= 2 * WRITERS  # at most those in flight in each life
