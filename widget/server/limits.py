@@ -244,9 +244,10 @@ class RedisLimiter:
         except (RedisError, OSError) as err:  # OSError: TimeoutError included
             if self._down_since is None:
                 log.error(
-                    "rate limits: Redis unreachable (%s); limiting in this process alone "
+                    "rate limits: Redis failed (%s: %s); limiting in this process alone "
                     "until it answers",
                     type(err).__name__,
+                    err,
                 )
             self._down_since = now
             return await self._fallback.take(client)
