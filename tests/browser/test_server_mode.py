@@ -32,6 +32,7 @@ def install(site: Site, limits: LimitSettings) -> Iterator[str]:
         upstream=f"{site.url}api/chat",
         model="server-model",
         origins=(site.url.rstrip("/"),),
+        database=str(site.root.parent / "votes.sqlite3"),
     )
     with running(create_app(settings, limits=limits)) as url:
         yield url

@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 from builder.serve import ChatReply
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, http_error, stream
+from widget.core.feedback import report
+from widget.core.history import Source, Turn
 from widget.core.server_wire import ServerStreamDecoder
 from widget.core.signing import parse_keys, sign
 from widget.core.stream import ContentDelta
@@ -32,6 +34,7 @@ def settings_for(site: Site, **values: Any) -> Settings:
         index=site.root / "docs-panel",
         upstream=values.pop("upstream", f"{site.url}api/chat"),
         model="server-model",
+        database=str(site.root.parent / "votes.sqlite3"),
         **values,
     )
 
@@ -176,3 +179,29 @@ def test_a_folder_without_a_build_is_a_clear_error(tmp_path: Path, site: Site) -
     )  # type: ignore[attr-defined]
     with TestClient(create_app(broken)) as client:
         assert client.get("/readyz").status_code == 503
+
+
+def test_votes_are_kept_and_bad_reports_refused(client: TestClient) -> None:
+    """The server is the panel's feedbackEndpoint: a report in the panel's own shape is
+    kept (204); anything else is refused with what is wrong."""
+    turn = Turn(
+        question="q",
+        answer="a [1]",
+        status="done",
+        asked_at=1,
+        finished_at=2,
+        sources=(Source(CITED, "Retry a job", 1),),
+        vote="down",
+        vote_id="v-server-1",
+        reasons=("wrong",),
+    )
+    sent = report(turn, retrieved=[CITED], page_url="https://docs.example.org/", now=3)
+    assert client.post("/feedback", json=sent).status_code == 204
+    assert client.post("/feedback", json=sent | {"id": "../x"}).status_code == 400
+    assert client.post("/feedback", json=sent | {"extra": 1}).status_code == 400
+    assert (
+        client.post("/feedback", content=b"{}", headers={"content-type": "text/plain"}).status_code
+        == 415
+    )
+    huge = sent | {"answer": "a" * 200_000}
+    assert client.post("/feedback", json=huge).status_code == 413

@@ -25,7 +25,7 @@ import signal
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -56,16 +56,14 @@ from widget.server.limits import (
 from widget.server.limits import retry_after as retry_after_header
 from widget.server.settings import Settings
 from widget.server.upstream import upstream_client
+from widget.server.vote_report import MAX_REPORT_BYTES, ReportError, ReportTooLarge, parse_report
+from widget.server.votes import VotesError, VotesStore, open_votes
 
 log = logging.getLogger("docs_panel.server")
 
 SHUTDOWN_MESSAGE = "the server is restarting; ask again in a moment"
-
-
-class VotesStore(Protocol):
-    async def open(self) -> None: ...
-    async def put(self, report: object) -> None: ...
-    async def close(self) -> None: ...
+DEFAULT_VOTES = Path("docs-panel-votes.sqlite3")
+"""Where votes go without ``--database``: the working folder, never the served index."""
 
 
 @dataclass
@@ -102,11 +100,11 @@ def create_app(
     settings: Settings,
     *,
     limits: LimitSettings | None = None,
-    votes: VotesStore | None = None,
 ) -> Starlette:
     """The server install, ready to run or to mount under a site's path. ``limits``:
     the rate limits (default: ``LimitSettings``'s, on ``settings.redis`` if set)."""
     panel = Panel(settings)
+    votes: VotesStore | None = None
     limiter = open_limiter(limits or LimitSettings(redis=settings.redis))
     proxies = TrustedProxies.parse(settings.trusted_proxies)
     client = upstream_client(settings)
@@ -120,8 +118,8 @@ def create_app(
             loop.add_signal_handler(
                 signal.SIGHUP, lambda: asyncio.ensure_future(panel.reload_index())
             )
-        if votes is not None:
-            await votes.open()
+        nonlocal votes
+        votes = await open_votes(settings.database, default_path=DEFAULT_VOTES)
         try:
             yield
         finally:
@@ -157,12 +155,20 @@ def create_app(
     async def feedback(request: Request) -> Response:
         try:
             _check_json(request)
-            body = await _body(request)
-            if votes is None:
-                raise RequestError(404, "this server takes no votes")
-            await votes.put(body)
+            report = parse_report(await _body(request, MAX_REPORT_BYTES))
         except RequestError as err:
             return _refusal(err.status, str(err))
+        except ReportTooLarge as err:
+            return _refusal(413, str(err))
+        except ReportError as err:
+            return _refusal(400, str(err))
+        if votes is None or panel.stopping.is_set():
+            return _refusal(503, "the server is not ready", retry_after=5)
+        try:
+            await votes.put(report)
+        except VotesError:
+            log.exception("vote not kept", extra={"request_id": request.state.request_id})
+            return _refusal(503, "the vote could not be kept; send it again", retry_after=5)
         return Response(status_code=204)
 
     async def healthz(request: Request) -> Response:
@@ -187,8 +193,7 @@ def create_app(
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
     ]
-    if votes is not None:
-        routes.append(Route(FEEDBACK_PATH, feedback, methods=["POST"]))
+    routes.append(Route(FEEDBACK_PATH, feedback, methods=["POST"]))
     middleware = [Middleware(RequestLog)]
     if settings.origins:
         middleware.append(
@@ -212,16 +217,16 @@ def _check_json(request: Request) -> None:
         raise RequestError(415, f"expected Content-Type: {CONTENT_TYPE}")
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, limit: int = BODY_LIMIT) -> bytes:
     """The body, read no further than the cap (a declared length over it is not read)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > BODY_LIMIT:
-        raise RequestError(413, f"the request body is over {BODY_LIMIT} bytes")
+    if declared.isdigit() and int(declared) > limit:
+        raise RequestError(413, f"the request body is over {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > BODY_LIMIT:
-            raise RequestError(413, f"the request body is over {BODY_LIMIT} bytes")
+        if len(body) > limit:
+            raise RequestError(413, f"the request body is over {limit} bytes")
     return bytes(body)
 
 
