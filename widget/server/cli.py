@@ -21,8 +21,10 @@ import uvicorn
 from widget.core.errors import WidgetError
 from widget.server import logs
 from widget.server.app import Panel, create_app
+from widget.server.limits import Bucket, LimitSettings
 from widget.server.settings import SIGNING_KEYS_ENV, UPSTREAM_KEY_ENV, Settings, Timeouts
 
+DEFAULT_LIMITS = LimitSettings()
 SHUTDOWN_GRACE_S = 5
 """After the streams' error events, how long open connections get before they are closed."""
 
@@ -55,6 +57,20 @@ def parser() -> argparse.ArgumentParser:
         default=[],
         help="a proxy address or network whose X-Forwarded-For is believed (repeat)",
     )
+    p.add_argument(
+        "--client-rate",
+        type=float,
+        default=DEFAULT_LIMITS.client.rate,
+        help="questions a second one reader may ask, once their burst is spent",
+    )
+    p.add_argument("--client-burst", type=float, default=DEFAULT_LIMITS.client.burst)
+    p.add_argument(
+        "--total-rate",
+        type=float,
+        default=DEFAULT_LIMITS.total.rate,
+        help="questions a second for the whole site (every instance on one --redis)",
+    )
+    p.add_argument("--total-burst", type=float, default=DEFAULT_LIMITS.total.burst)
     p.add_argument(
         "--log-questions", action="store_true", help="log each question's (redacted) text"
     )
@@ -99,10 +115,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     logs.configure()
     try:
         settings = settings_from(args)
+        limits = LimitSettings(
+            client=Bucket(rate=args.client_rate, burst=args.client_burst),
+            total=Bucket(rate=args.total_rate, burst=args.total_burst),
+            redis=args.redis,
+        )
     except WidgetError as err:
         print(f"build.py server: {err}", file=sys.stderr)
         return 1
-    app = create_app(settings)
+    app = create_app(settings, limits=limits)
     config = uvicorn.Config(
         app,
         host=args.host,
