@@ -95,3 +95,22 @@ def test_shutdown_ends_open_streams_with_an_error_event(
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     assert any(line.get("path") == "/answer" and line.get("request_id") for line in lines)
     assert not any("how do I retry" in json.dumps(line) for line in lines)  # no --log-questions
+
+
+def test_bad_setups_stop_with_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from widget.server.cli import main
+
+    flags = ["--site", str(tmp_path), "--upstream", "http://127.0.0.1:9/", "--model", "m"]
+    monkeypatch.delenv("DOCS_PANEL_SIGNING_KEYS", raising=False)
+    assert main(flags) == 1
+    assert "DOCS_PANEL_SIGNING_KEYS is not set" in capsys.readouterr().err
+    monkeypatch.setenv("DOCS_PANEL_SIGNING_KEYS", "k1:short")
+    assert main(flags) == 1
+    assert "shorter than 32" in capsys.readouterr().err
+    monkeypatch.setenv("DOCS_PANEL_SIGNING_KEYS", "k1:" + "s" * 32)
+    assert main(flags) == 1
+    assert "run `python build.py --site DIR` first" in capsys.readouterr().err
+    assert main([*flags[:3], "ftp://x", "--model", "m"]) == 1
+    assert "expected an http(s) URL" in capsys.readouterr().err

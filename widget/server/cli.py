@@ -21,6 +21,7 @@ import uvicorn
 from widget.core.errors import WidgetError
 from widget.server import logs
 from widget.server.app import Panel, create_app
+from widget.server.index_files import current_index_name
 from widget.server.limits import Bucket, LimitSettings
 from widget.server.settings import SIGNING_KEYS_ENV, UPSTREAM_KEY_ENV, Settings, Timeouts
 
@@ -112,9 +113,9 @@ class _Server(uvicorn.Server):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    logs.configure()
     try:
         settings = settings_from(args)
+        current_index_name(settings.index)  # a folder without a build: say so, do not start
         limits = LimitSettings(
             client=Bucket(rate=args.client_rate, burst=args.client_burst),
             total=Bucket(rate=args.total_rate, burst=args.total_burst),
@@ -123,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WidgetError as err:
         print(f"build.py server: {err}", file=sys.stderr)
         return 1
+    logs.configure()
     app = create_app(settings, limits=limits)
     config = uvicorn.Config(
         app,
