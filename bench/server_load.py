@@ -226,7 +226,7 @@ def python_part(work: Path) -> dict[str, Any]:
     context = Context(settings, lambda: loaded, httpx.AsyncClient(), Counters())
     from widget.core.server_wire import ServerQuestion
 
-    questions = [q["question"] for q in json.loads(QUESTIONS.read_text())]
+    questions = [q["q"] for q in json.loads(QUESTIONS.read_text())["questions"]]
     started = time.perf_counter()
     for question in questions:
         plan_for(ServerQuestion(question=question), context, loaded, "bench")

@@ -74,6 +74,9 @@ class Panel:
     index: DocsIndex | None = None
     counters: Counters = field(default_factory=Counters)
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    loop: asyncio.AbstractEventLoop | None = None
+    waiting: set[asyncio.Timeout] = field(default_factory=set)
+    """The deadline of each stream waiting for its next chunk: shutdown moves them to now."""
 
     async def reload_index(self) -> None:
         """Read the index again (in a thread: it is seconds of CPU for a large site) and
@@ -87,8 +90,18 @@ class Panel:
         log.info(f"index {fresh.version} loaded ({len(fresh)} sections)")
 
     def begin_shutdown(self) -> None:
-        """End every open stream with an error event; new questions get 503."""
+        """End every open stream with an error event; new questions get 503. Safe from
+        a signal handler or another thread: the work is done on the app's loop."""
+        if self.loop is None or self.loop.is_closed():
+            self.stopping.set()
+        else:
+            self.loop.call_soon_threadsafe(self._stop_streams)
+
+    def _stop_streams(self) -> None:
         self.stopping.set()
+        now = asyncio.get_running_loop().time()
+        for deadline in self.waiting:
+            deadline.reschedule(now)
 
     def current_index(self) -> DocsIndex:
         if self.index is None:
@@ -113,7 +126,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await panel.reload_index()
-        loop = asyncio.get_running_loop()
+        loop = panel.loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(
                 signal.SIGHUP, lambda: asyncio.ensure_future(panel.reload_index())
@@ -147,7 +160,7 @@ def create_app(
             log.info("question", extra={"request_id": request_id, "question": asked.question})
         stream = answer(asked, context, request_id)
         return StreamingResponse(
-            _until_stopping(stream, panel.stopping),
+            _until_stopping(stream, panel),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -236,30 +249,29 @@ def _refusal(status: int, message: str, *, retry_after: float | None = None) -> 
 
 
 async def _until_stopping(
-    stream: AsyncGenerator[bytes, None], stopping: asyncio.Event
+    stream: AsyncGenerator[bytes, None], panel: Panel
 ) -> AsyncIterator[bytes]:
-    """``stream``, unless shutdown begins first: then one error event ends it. A reader
-    who goes away (Stop, a reload) cancels it, and the upstream request with it."""
-    stop = asyncio.ensure_future(stopping.wait())
-    step: asyncio.Future[bytes] | None = None
+    """``stream``, unless shutdown begins first: then one error event ends it. While it
+    waits for its next chunk it is under a deadline that shutdown moves to now (no task
+    per chunk, which a few thousand tokens a second would feel)."""
     try:
-        while True:
-            step = asyncio.ensure_future(anext(stream))
-            await asyncio.wait({step, stop}, return_when=asyncio.FIRST_COMPLETED)
-            if not step.done():
-                yield error_event(SHUTDOWN_MESSAGE)
-                return
+        while not panel.stopping.is_set():
             try:
-                chunk = step.result()
+                async with asyncio.timeout(None) as deadline:
+                    panel.waiting.add(deadline)
+                    try:
+                        chunk = await anext(stream)
+                    finally:
+                        panel.waiting.discard(deadline)
             except StopAsyncIteration:
                 return
-            step = None
+            except TimeoutError:
+                if not panel.stopping.is_set():
+                    raise
+                break
             yield chunk
+        yield error_event(SHUTDOWN_MESSAGE)
     finally:
-        stop.cancel()
-        if step is not None and not step.done():
-            step.cancel()  # inside the stream: its upstream response is closed
-            await asyncio.gather(step, return_exceptions=True)
         await stream.aclose()
 
 

@@ -46,7 +46,8 @@ async def ask_upstream(
     decoder = ChatStreamDecoder()
     try:
         request = client.build_request("POST", settings.upstream, json=body)
-        response = await asyncio.wait_for(client.send(request, stream=True), timeouts.first_byte)
+        async with asyncio.timeout(timeouts.first_byte):  # a deadline, no task per await
+            response = await client.send(request, stream=True)
     except (httpx.HTTPError, OSError, TimeoutError) as err:
         raise StreamError(f"the upstream model did not answer ({type(err).__name__})") from None
     try:
@@ -58,7 +59,8 @@ async def ask_upstream(
             if left <= 0:
                 raise StreamError(f"the upstream model took over {timeouts.total:g} s")
             try:
-                chunk = await asyncio.wait_for(anext(chunks), min(left, timeouts.idle))
+                async with asyncio.timeout(min(left, timeouts.idle)):
+                    chunk = await anext(chunks)
             except StopAsyncIteration:
                 break
             for delta in decoder.feed(chunk):
