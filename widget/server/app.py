@@ -175,7 +175,7 @@ def create_app(
             return _refusal(413, str(err))
         except ReportError as err:
             return _refusal(400, str(err))
-        if votes is None or panel.stopping.is_set():
+        if votes is None:  # still taken while shutting down, until the store closes
             return _refusal(503, "the server is not ready", retry_after=5)
         try:
             await votes.put(report)
