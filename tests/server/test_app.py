@@ -205,3 +205,16 @@ def test_votes_are_kept_and_bad_reports_refused(client: TestClient) -> None:
     )
     huge = sent | {"answer": "a" * 200_000}
     assert client.post("/feedback", json=huge).status_code == 413
+
+
+def test_a_refused_citation_list_is_logged_without_the_question(
+    client: TestClient, endpoint: FakeEndpoint, caplog: pytest.LogCaptureFixture
+) -> None:
+    expired = sign(parse_keys(SECRET), "v", [CITED], now_s=1)  # the right key, long ago
+    with caplog.at_level("INFO", logger="docs_panel.server"):
+        ask(client, question="QUESTION-TEXT-7 retry a job", citations=expired)
+    refused = [r for r in caplog.records if r.getMessage() == "citation list refused"]
+    assert [getattr(r, "reason", None) for r in refused] == ["expired"]
+    assert getattr(refused[0], "request_id", "")
+    assert all("QUESTION-TEXT-7" not in str(vars(r)) for r in caplog.records)
+    assert client.get("/readyz").json()["refused_citations"] == {"expired": 1}
