@@ -75,7 +75,11 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError(
+                "redis-server not found: apt-get install redis-server (./dev test does)"
+            )
         log = self.folder / "redis.log"
         args = [
             binary,
@@ -175,7 +179,13 @@ def postgres_server() -> Iterator[PostgresServer]:
     folder = Path(tempfile.mkdtemp(prefix="docs-panel-pg-"))
     user: str | None = PG_USER if os.geteuid() == 0 else None
     if user is not None:
-        owner = pwd.getpwnam(user)
+        try:
+            owner = pwd.getpwnam(user)
+        except KeyError:
+            raise RuntimeError(
+                f"PostgreSQL will not run as root and there is no {user!r} user to run it as: "
+                "apt-get install postgresql creates it (./dev test does)"
+            ) from None
         os.chown(folder, owner.pw_uid, owner.pw_gid)
     data, log = folder / "data", folder / "postgres.log"
     process: subprocess.Popen[bytes] | None = None

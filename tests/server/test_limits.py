@@ -206,6 +206,25 @@ def test_redis_buckets_expire_once_they_would_be_full(redis_url: str) -> None:
         assert 1000 < client.pttl("docs-panel:limits:global") <= 1100
 
 
+def test_redis_takes_buckets_of_any_size(redis_url: str) -> None:
+    """A wait of 30,000 years and a key that lives as long are still exact."""
+    settings = LimitSettings(
+        client=Bucket(rate=1e-12, burst=1), total=Bucket(rate=1e6, burst=1e9), redis=redis_url
+    )
+
+    async def scenario() -> list[float]:
+        limiter = RedisLimiter(settings)
+        try:
+            return await take_each(limiter, "a", "a")
+        finally:
+            await limiter.close()
+
+    allowed, wait = asyncio.run(scenario())
+    assert allowed == 0.0 and wait == pytest.approx(1e12, rel=1e-6)
+    with redis.Redis.from_url(redis_url) as client:
+        assert client.pttl("docs-panel:limits:client:a") > 10**15
+
+
 def test_without_redis_an_instance_limits_on_its_own(caplog: pytest.LogCaptureFixture) -> None:
     async def scenario(url: str) -> list[float]:
         limiter = RedisLimiter(

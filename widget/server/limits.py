@@ -168,7 +168,7 @@ class LocalLimiter:
 
 # KEYS: the client's bucket, the global one. ARGV: client rate, burst, global rate, burst.
 # Each bucket is a hash {tokens, at} on Redis's clock, expiring once it would be full.
-# Returns a string: Redis truncates a Lua number to an integer.
+# Returns a string: Redis truncates a Lua number it returns to an integer.
 TAKE_SCRIPT: Final = """
 local now_parts = redis.call('TIME')
 local now = tonumber(now_parts[1]) + tonumber(now_parts[2]) / 1000000
