@@ -7,6 +7,8 @@ from collections import Counter
 
 import pytest
 import redis
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.services import RedisServer, redis_server
 from widget.core.errors import ConfigError
@@ -189,6 +191,24 @@ def test_redis_says_how_long_to_wait(redis_url: str) -> None:
     assert retry_after(client_wait) in range(991, 1001)
 
 
+def test_on_redis_waiting_the_time_named_is_enough(redis_url: str) -> None:
+    settings = LimitSettings(
+        client=Bucket(rate=5, burst=1), total=Bucket(rate=1000, burst=1000), redis=redis_url
+    )
+
+    async def scenario() -> list[float]:
+        limiter = RedisLimiter(settings)
+        try:
+            waits = await take_each(limiter, "a", "a")
+            await asyncio.sleep(waits[1])  # what a reader told "Retry-After" does
+            return [*waits, await limiter.take("a")]
+        finally:
+            await limiter.close()
+
+    allowed, wait, after = asyncio.run(scenario())
+    assert allowed == 0.0 and 0 < wait <= 0.2 and after == 0.0
+
+
 def test_redis_buckets_expire_once_they_would_be_full(redis_url: str) -> None:
     settings = LimitSettings(
         client=Bucket(rate=1, burst=3), total=Bucket(rate=10, burst=100), redis=redis_url
@@ -274,3 +294,39 @@ def test_redis_is_used_again_after_the_retry_interval(caplog: pytest.LogCaptureF
         server.stop()
         asyncio.run(scenario(server))
     assert "Redis answers again" in caplog.records[-1].message
+
+
+STEPS = st.lists(
+    st.tuples(st.floats(0, 5, allow_nan=False), st.sampled_from(["a", "b", "c"])),
+    max_size=60,
+)
+
+
+@given(steps=STEPS, client_rate=st.floats(0.1, 3), total_rate=st.floats(0.1, 5))
+def test_no_window_lets_through_more_than_its_buckets_allow(
+    steps: list[tuple[float, str]], client_rate: float, total_rate: float
+) -> None:
+    """For any interval [t0, t1]: at most burst + rate x (t1 - t0) takes are allowed,
+    per client and in all; and a refused take is allowed once its wait has passed."""
+    client, total = Bucket(client_rate, 2), Bucket(total_rate, 4)
+    clock = Clock()
+    limiter = LocalLimiter(LimitSettings(client=client, total=total), clock=clock)
+    allowed: list[tuple[float, str]] = []
+    for gap, who in steps:
+        clock.now += gap
+        wait = takes(limiter, who)[0]
+        if wait == 0:
+            allowed.append((clock.now, who))
+            continue
+        probe = LocalLimiter(LimitSettings(client=client, total=total), clock=clock)
+        probe._clients, probe._global = dict(limiter._clients), limiter._global
+        clock.now += wait
+        assert takes(probe, who) == [0.0]
+        clock.now -= wait
+    for i, (start, _) in enumerate(allowed):
+        for end, _ in allowed[i:]:
+            window = [who for t, who in allowed if start <= t <= end]
+            assert len(window) <= total.burst + total.rate * (end - start) + 1e-9
+            for who in "abc":
+                mine = window.count(who)
+                assert mine <= client.burst + client.rate * (end - start) + 1e-9
