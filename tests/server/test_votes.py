@@ -3,7 +3,6 @@ id, refusals, and durability when the writing process is killed."""
 
 import asyncio
 import json
-import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -15,13 +14,12 @@ import pytest
 from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
 from tests.services import free_port
 from widget.core.errors import ConfigError
-from widget.server.vote_report import MAX_REPORT_BYTES, Report, parse_report
+from widget.server.vote_report import Report, parse_report
 from widget.server.votes import (
     PostgresVotes,
     SqliteVotes,
     VotesError,
     VotesStore,
-    accept_report,
     open_votes,
 )
 from widget.server.votes_sql import SCHEMA_VERSION
@@ -230,36 +228,3 @@ def test_killing_the_writer_loses_no_acknowledged_vote(database: str, tmp_path: 
     assert len(acked) >= 200
     assert lost(acked, kept) == []
     assert len(kept) - len(acked) <= 2 * WRITERS  # at most those in flight in each life
-
-
-def test_accept_report_answers_the_feedback_endpoint(
-    database: str, caplog: pytest.LogCaptureFixture
-) -> None:
-    good = vote_body(1, "up", 1)
-
-    async def run(store: VotesStore) -> list[tuple[int, str | None]]:
-        answers = [
-            await accept_report(store, good),
-            await accept_report(store, good.replace(b'"up"', b'"meh"')),
-            await accept_report(store, b"x" * (MAX_REPORT_BYTES + 1)),
-        ]
-        drop = "DROP TABLE docs_panel_votes"
-        if isinstance(store, PostgresVotes):
-            with psycopg.connect(database, autocommit=True) as admin:
-                admin.execute(drop)
-        else:
-            with sqlite3.connect(database) as admin:
-                admin.execute(drop)
-        answers.append(await accept_report(store, vote_body(2, "down", 2)))
-        return answers
-
-    with caplog.at_level(logging.ERROR, "widget.server.votes"):
-        answers = with_store(database, run)
-    assert answers == [
-        (204, None),
-        (400, 'vote: expected "up", "down" or null, got a string of 3 characters'),
-        (413, f"a report is at most {MAX_REPORT_BYTES} bytes, got {MAX_REPORT_BYTES + 1}"),
-        (503, "the votes database is unavailable; try again later"),
-    ]
-    assert "docs_panel_votes" in caplog.records[-1].message
-    assert "q2" not in caplog.text  # the report's question never reaches the log

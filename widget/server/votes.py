@@ -12,39 +12,25 @@ default) or PostgreSQL (``--database postgresql://…``), one row per vote id.
   so two instances starting at once apply each step once; a database newer than this
   code is refused.
 
-A report is checked by :mod:`widget.server.vote_report`; :func:`accept_report` is the
-feedback endpoint's whole answer to a body::
+Nothing here checks a report: :mod:`widget.server.vote_report` does::
 
-    store = await open_votes(args.database, default_path=state_dir / "votes.sqlite3")
-    status, error = await accept_report(store, await request.body())   # 204, 400, 413, 503
-    await store.close()
+    store = await open_votes(args.database, default_path=Path("docs-panel-votes.sqlite3"))
+    await store.put(parse_report(body))   # ReportError: 400 (ReportTooLarge: 413)
+    await store.close()                   # VotesError anywhere: 503
 """
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Protocol
 
 from widget.core.errors import ConfigError
-from widget.server.vote_report import Report, ReportError, ReportTooLarge, parse_report
+from widget.server.vote_report import Report
 from widget.server.votes_postgres import PostgresVotes
 from widget.server.votes_sql import VotesError
 from widget.server.votes_sqlite import SqliteVotes
 
-__all__ = [
-    "PostgresVotes",
-    "SqliteVotes",
-    "VotesError",
-    "VotesStore",
-    "accept_report",
-    "open_votes",
-]
-
-log = logging.getLogger(__name__)
-
-UNAVAILABLE: Final = "the votes database is unavailable; try again later"
-"""What a client is told when the database fails (the cause goes to the log only)."""
+__all__ = ["PostgresVotes", "SqliteVotes", "VotesError", "VotesStore", "open_votes"]
 
 
 class VotesStore(Protocol):
@@ -74,23 +60,3 @@ async def open_votes(database: str | None, default_path: Path) -> VotesStore:
             f"got a {database.split('://')[0]}:// URL"
         )
     return await SqliteVotes.open(Path(database))
-
-
-async def accept_report(store: VotesStore, body: bytes) -> tuple[int, str | None]:
-    """The feedback endpoint's status for a request body, and its error message if any:
-    204 once the report is kept (durable), 400 for a body that is not a report (the
-    message names the field), 413 for one over ``MAX_REPORT_BYTES``, 503 when the
-    database fails (the panel tries once more 5 s later; the cause is logged, never
-    the report)."""
-    try:
-        report = parse_report(body)
-    except ReportTooLarge as err:
-        return 413, str(err)
-    except ReportError as err:
-        return 400, str(err)
-    try:
-        await store.put(report)
-    except VotesError as err:
-        log.error("votes: a report could not be kept: %s", err)
-        return 503, UNAVAILABLE
-    return 204, None
