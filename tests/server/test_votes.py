@@ -5,6 +5,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -228,3 +229,18 @@ def test_killing_the_writer_loses_no_acknowledged_vote(database: str, tmp_path: 
     assert len(acked) >= 200
     assert lost(acked, kept) == []
     assert len(kept) - len(acked) <= 2 * WRITERS  # at most those in flight in each life
+
+
+def test_two_writers_at_once_both_killed_lose_nothing(database: str, tmp_path: Path) -> None:
+    """Two instances writing to one database (for SQLite, one file on one host), each
+    killed mid-stream: every vote either acknowledged is there."""
+    sqlite_path = tmp_path / "unused"
+    with ThreadPoolExecutor(2) as pool:
+        runs = [
+            pool.submit(write_until_killed, database, sqlite_path, first=first, ids=100)
+            for first in (0, 1_000_000)
+        ]
+        acked = runs[0].result() | runs[1].result()
+    kept = {str(r["id"]): r["vote"] for r in with_store(database, lambda store: store.reports())}
+    assert len(acked) >= 200
+    assert lost(acked, kept) == []
