@@ -17,7 +17,6 @@ from tests.services import free_port
 from widget.core.errors import ConfigError
 from widget.server.vote_report import Report, parse_report
 from widget.server.votes import (
-    PostgresVotes,
     SqliteVotes,
     VotesError,
     VotesStore,
@@ -55,9 +54,11 @@ def vote(n: int, vote: str | None, voted_at: int, **changes: Any) -> Report:
 
 
 def query(database: str, sql: str) -> list[tuple[Any, ...]]:
+    """``sql`` run and committed beside the store, as another client would; its rows."""
     if database.startswith("postgresql://"):
         with psycopg.connect(database) as connection:
-            return connection.execute(sql).fetchall()
+            cursor = connection.execute(sql)
+            return cursor.fetchall() if cursor.description else []
     with sqlite3.connect(database) as connection:
         return connection.execute(sql).fetchall()
 
@@ -90,12 +91,7 @@ def test_instances_starting_at_once_migrate_once(database: str) -> None:
 def test_a_database_newer_than_the_code_is_refused(database: str) -> None:
     with_store(database, lambda store: store.reports())
     newer = SCHEMA_VERSION + 1
-    if database.startswith("postgresql://"):
-        with psycopg.connect(database) as connection:
-            connection.execute(f"INSERT INTO docs_panel_migrations VALUES ({newer}, 0)")
-    else:
-        with sqlite3.connect(database) as connection:
-            connection.execute(f"INSERT INTO docs_panel_migrations VALUES ({newer}, 0)")
+    query(database, f"INSERT INTO docs_panel_migrations VALUES ({newer}, 0)")
     with pytest.raises(VotesError, match=f"schema version {newer}; .* upgrade docs-panel"):
         with_store(database, lambda store: store.reports())
 
@@ -174,13 +170,7 @@ def test_postgresql_is_reconnected_when_it_drops_the_connection(postgres_url: st
 def test_a_failed_write_fails_every_put_it_held(database: str) -> None:
     async def run(store: VotesStore) -> list[BaseException | None]:
         await store.put(vote(1, "up", 1))
-        query_drop = "DROP TABLE docs_panel_votes"
-        if isinstance(store, PostgresVotes):
-            with psycopg.connect(database, autocommit=True) as admin:
-                admin.execute(query_drop)
-        else:
-            with sqlite3.connect(database) as admin:
-                admin.execute(query_drop)
+        query(database, "DROP TABLE docs_panel_votes")
         puts = (store.put(vote(n, "up", n)) for n in range(2, 7))
         return await asyncio.gather(*puts, return_exceptions=True)
 
