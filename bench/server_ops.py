@@ -210,7 +210,7 @@ def main() -> None:
         postgres_server() as postgres,
         tempfile.TemporaryDirectory() as tmp,
     ):
-        databases = {
+        databases: dict[str, Callable[[str], str]] = {
             "sqlite": lambda name: str(Path(tmp) / f"{name}.sqlite3"),
             "postgresql": lambda name: _new_database(postgres, name),
         }
