@@ -116,6 +116,8 @@ def test_open_limiter_picks_the_store_from_the_settings(redis_url: str) -> None:
     asyncio.run(limiter.close())
     with pytest.raises(ConfigError, match="--redis: expected a redis://"):
         open_limiter(LimitSettings(redis="http://127.0.0.1:6379"))
+    with pytest.raises(ConfigError, match="--redis: "):
+        open_limiter(LimitSettings(redis="redis://127.0.0.1:port/0"))
 
 
 # -- shared through Redis ------------------------------------------------------------
@@ -170,6 +172,22 @@ def test_two_instances_on_one_redis_hold_the_global_ceiling(redis_url: str) -> N
     allowed = run_instances(redis_url, settings, [plan, plan])
     assert sum(allowed.values()) == 12
     assert max(allowed.values()) <= 5
+
+
+def test_limits_under_other_prefixes_keep_buckets_of_their_own(redis_url: str) -> None:
+    one = Bucket(rate=SLOW, burst=1)
+
+    async def scenario() -> list[float]:
+        questions = RedisLimiter(LimitSettings(one, one, redis=redis_url))
+        votes = RedisLimiter(LimitSettings(one, one, redis=redis_url, prefix="docs-panel:votes"))
+        try:
+            return [*await take_each(questions, "a", "a"), *await take_each(votes, "a", "a")]
+        finally:
+            await questions.close()
+            await votes.close()
+
+    first, refused, other, refused_too = asyncio.run(scenario())
+    assert first == other == 0.0 and refused > 990 and refused_too > 990
 
 
 def test_redis_says_how_long_to_wait(redis_url: str) -> None:
