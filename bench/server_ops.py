@@ -2,7 +2,7 @@
 Redis and PostgreSQL that tests/services.py starts on loopback.
 
     python3 bench/server_ops.py                   # every figure below
-    python3 bench/server_ops.py --only votes      # votes, limits or kills
+    python3 bench/server_ops.py --only votes      # votes, limits, kills or instances
     python3 bench/server_ops.py --json out.json
 
 - **votes**: puts a second and put latency (p50/p95) on SQLite and PostgreSQL, one at a
