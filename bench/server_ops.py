@@ -2,7 +2,7 @@
 Redis and PostgreSQL that tests/services.py starts on loopback.
 
     python3 bench/server_ops.py                   # every figure below
-    python3 bench/server_ops.py --only votes      # votes, limits or kills
+    python3 bench/server_ops.py --only votes      # votes, limits, kills or instances
     python3 bench/server_ops.py --json out.json
 
 - **votes**: puts a second and put latency (p50/p95) on SQLite and PostgreSQL, one at a
@@ -210,7 +210,7 @@ def main() -> None:
         postgres_server() as postgres,
         tempfile.TemporaryDirectory() as tmp,
     ):
-        databases = {
+        databases: dict[str, Callable[[str], str]] = {
             "sqlite": lambda name: str(Path(tmp) / f"{name}.sqlite3"),
             "postgresql": lambda name: _new_database(postgres, name),
         }

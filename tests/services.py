@@ -12,6 +12,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -35,13 +36,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _wait_until(ready: Callable[[], bool], process: subprocess.Popen[bytes], log: Path) -> None:
+def _wait_until(
+    name: str, ready: Callable[[], bool], process: subprocess.Popen[bytes], log: Path
+) -> None:
+    """Probe until ``ready()``; a server that exits or never answers fails with its log."""
     deadline = time.monotonic() + START_TIMEOUT_S
     while not ready():
         if process.poll() is not None:
-            raise RuntimeError(f"{process.args[0]} exited with {process.returncode}:\n{_tail(log)}")
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{_tail(log)}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"{process.args[0]} not ready in {START_TIMEOUT_S} s:\n{_tail(log)}")
+            raise RuntimeError(f"{name} not ready in {START_TIMEOUT_S} s:\n{_tail(log)}")
         time.sleep(0.05)
 
 
@@ -75,7 +79,11 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError(
+                "redis-server not found: apt-get install redis-server (./dev test does)"
+            )
         log = self.folder / "redis.log"
         args = [
             binary,
@@ -102,7 +110,7 @@ class RedisServer:
                 return False
 
         try:
-            _wait_until(answers, self.process, log)
+            _wait_until("redis-server", answers, self.process, log)
         finally:
             client.close()
 
@@ -175,12 +183,18 @@ def postgres_server() -> Iterator[PostgresServer]:
     folder = Path(tempfile.mkdtemp(prefix="docs-panel-pg-"))
     user: str | None = PG_USER if os.geteuid() == 0 else None
     if user is not None:
-        owner = pwd.getpwnam(user)
+        try:
+            owner = pwd.getpwnam(user)
+        except KeyError:
+            raise RuntimeError(
+                f"PostgreSQL will not run as root and there is no {user!r} user to run it as: "
+                "apt-get install postgresql creates it (./dev test does)"
+            ) from None
         os.chown(folder, owner.pw_uid, owner.pw_gid)
     data, log = folder / "data", folder / "postgres.log"
     process: subprocess.Popen[bytes] | None = None
     try:
-        subprocess.run(
+        made = subprocess.run(
             [
                 _pg_bin("initdb"),
                 "-D",
@@ -193,10 +207,11 @@ def postgres_server() -> Iterator[PostgresServer]:
                 "--no-sync",
             ],
             user=user,
-            check=True,
             capture_output=True,
             cwd=folder,
         )
+        if made.returncode != 0:
+            raise RuntimeError(f"initdb failed: {made.stderr.decode(errors='replace')}")
         port = free_port()
         with log.open("wb") as out:
             process = subprocess.Popen(
@@ -226,14 +241,12 @@ def postgres_server() -> Iterator[PostgresServer]:
             except psycopg.OperationalError:
                 return False
 
-        _wait_until(answers, process, log)
+        _wait_until("postgres", answers, process, log)
         yield server
-    except subprocess.CalledProcessError as err:
-        raise RuntimeError(f"initdb failed: {err.stderr.decode(errors='replace')}") from None
     finally:
         if process is not None:
             # SIGTERM is a "smart" shutdown that waits for clients; SIGINT ends them.
             if process.poll() is None:
-                process.send_signal(2)
+                process.send_signal(signal.SIGINT)
             _stop(process)
         shutil.rmtree(folder, ignore_errors=True)

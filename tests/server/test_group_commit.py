@@ -55,7 +55,7 @@ def test_a_put_returns_only_after_its_commit() -> None:
 def test_a_failed_commit_fails_each_of_its_puts_and_the_next_one_works() -> None:
     disk = Disk(fail=True)
 
-    async def run() -> list[object]:
+    async def run() -> list[BaseException | None]:
         commits = GroupCommit(disk.write)
         failed = await asyncio.gather(
             *(commits.put(report(n)) for n in range(3)),

@@ -7,6 +7,8 @@ from collections import Counter
 
 import pytest
 import redis
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.services import RedisServer, redis_server
 from widget.core.errors import ConfigError
@@ -114,6 +116,8 @@ def test_open_limiter_picks_the_store_from_the_settings(redis_url: str) -> None:
     asyncio.run(limiter.close())
     with pytest.raises(ConfigError, match="--redis: expected a redis://"):
         open_limiter(LimitSettings(redis="http://127.0.0.1:6379"))
+    with pytest.raises(ConfigError, match="--redis: "):
+        open_limiter(LimitSettings(redis="redis://127.0.0.1:port/0"))
 
 
 # -- shared through Redis ------------------------------------------------------------
@@ -170,6 +174,22 @@ def test_two_instances_on_one_redis_hold_the_global_ceiling(redis_url: str) -> N
     assert max(allowed.values()) <= 5
 
 
+def test_limits_under_other_prefixes_keep_buckets_of_their_own(redis_url: str) -> None:
+    one = Bucket(rate=SLOW, burst=1)
+
+    async def scenario() -> list[float]:
+        questions = RedisLimiter(LimitSettings(one, one, redis=redis_url))
+        votes = RedisLimiter(LimitSettings(one, one, redis=redis_url, prefix="docs-panel:votes"))
+        try:
+            return [*await take_each(questions, "a", "a"), *await take_each(votes, "a", "a")]
+        finally:
+            await questions.close()
+            await votes.close()
+
+    first, refused, other, refused_too = asyncio.run(scenario())
+    assert first == other == 0.0 and refused > 990 and refused_too > 990
+
+
 def test_redis_says_how_long_to_wait(redis_url: str) -> None:
     settings = LimitSettings(
         client=Bucket(rate=SLOW, burst=1), total=Bucket(rate=0.002, burst=2), redis=redis_url
@@ -189,6 +209,24 @@ def test_redis_says_how_long_to_wait(redis_url: str) -> None:
     assert retry_after(client_wait) in range(991, 1001)
 
 
+def test_on_redis_waiting_the_time_named_is_enough(redis_url: str) -> None:
+    settings = LimitSettings(
+        client=Bucket(rate=5, burst=1), total=Bucket(rate=1000, burst=1000), redis=redis_url
+    )
+
+    async def scenario() -> list[float]:
+        limiter = RedisLimiter(settings)
+        try:
+            waits = await take_each(limiter, "a", "a")
+            await asyncio.sleep(waits[1])  # what a reader told "Retry-After" does
+            return [*waits, await limiter.take("a")]
+        finally:
+            await limiter.close()
+
+    allowed, wait, after = asyncio.run(scenario())
+    assert allowed == 0.0 and 0 < wait <= 0.2 and after == 0.0
+
+
 def test_redis_buckets_expire_once_they_would_be_full(redis_url: str) -> None:
     settings = LimitSettings(
         client=Bucket(rate=1, burst=3), total=Bucket(rate=10, burst=100), redis=redis_url
@@ -204,6 +242,25 @@ def test_redis_buckets_expire_once_they_would_be_full(redis_url: str) -> None:
         # One token spent at 1/s: full again in 1 s; the key lives a second past that.
         assert 1000 < client.pttl("docs-panel:limits:client:a") <= 2000
         assert 1000 < client.pttl("docs-panel:limits:global") <= 1100
+
+
+def test_redis_takes_buckets_of_any_size(redis_url: str) -> None:
+    """A wait of 30,000 years and a key that lives as long are still exact."""
+    settings = LimitSettings(
+        client=Bucket(rate=1e-12, burst=1), total=Bucket(rate=1e6, burst=1e9), redis=redis_url
+    )
+
+    async def scenario() -> list[float]:
+        limiter = RedisLimiter(settings)
+        try:
+            return await take_each(limiter, "a", "a")
+        finally:
+            await limiter.close()
+
+    allowed, wait = asyncio.run(scenario())
+    assert allowed == 0.0 and wait == pytest.approx(1e12, rel=1e-6)
+    with redis.Redis.from_url(redis_url) as client:
+        assert client.pttl("docs-panel:limits:client:a") > 10**15
 
 
 def test_without_redis_an_instance_limits_on_its_own(caplog: pytest.LogCaptureFixture) -> None:
@@ -255,3 +312,39 @@ def test_redis_is_used_again_after_the_retry_interval(caplog: pytest.LogCaptureF
         server.stop()
         asyncio.run(scenario(server))
     assert "Redis answers again" in caplog.records[-1].message
+
+
+STEPS = st.lists(
+    st.tuples(st.floats(0, 5, allow_nan=False), st.sampled_from(["a", "b", "c"])),
+    max_size=60,
+)
+
+
+@given(steps=STEPS, client_rate=st.floats(0.1, 3), total_rate=st.floats(0.1, 5))
+def test_no_window_lets_through_more_than_its_buckets_allow(
+    steps: list[tuple[float, str]], client_rate: float, total_rate: float
+) -> None:
+    """For any interval [t0, t1]: at most burst + rate x (t1 - t0) takes are allowed,
+    per client and in all; and a refused take is allowed once its wait has passed."""
+    client, total = Bucket(client_rate, 2), Bucket(total_rate, 4)
+    clock = Clock()
+    limiter = LocalLimiter(LimitSettings(client=client, total=total), clock=clock)
+    allowed: list[tuple[float, str]] = []
+    for gap, who in steps:
+        clock.now += gap
+        wait = takes(limiter, who)[0]
+        if wait == 0:
+            allowed.append((clock.now, who))
+            continue
+        probe = LocalLimiter(LimitSettings(client=client, total=total), clock=clock)
+        probe._clients, probe._global = dict(limiter._clients), limiter._global
+        clock.now += wait
+        assert takes(probe, who) == [0.0]
+        clock.now -= wait
+    for i, (start, _) in enumerate(allowed):
+        for end, _ in allowed[i:]:
+            window = [who for t, who in allowed if start <= t <= end]
+            assert len(window) <= total.burst + total.rate * (end - start) + 1e-9
+            for who in "abc":
+                mine = window.count(who)
+                assert mine <= client.burst + client.rate * (end - start) + 1e-9

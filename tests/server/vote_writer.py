@@ -98,4 +98,5 @@ def lost(acked: Mapping[str, str], kept: Mapping[str, object]) -> list[str]:
 
 
 if __name__ == "__main__":
-    asyncio.run(write(sys.argv[1] or None, Path(sys.argv[2]), int((sys.argv[3:] or [0])[0])))
+    first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    asyncio.run(write(sys.argv[1] or None, Path(sys.argv[2]), first))

@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 IPV6_PREFIX: Final = 64
 """IPv6 clients are counted by their /64: one host commonly holds the whole network."""
+TOKEN_SLACK: Final = 1e-9
+"""A bucket this short of a whole token has one: waiting the exact time a refusal named
+refills it to 0.9999999999999999 in floating point, and must be enough."""
 REDIS_TIMEOUT_S: Final = 1.0
 """How long one Redis round trip may take before this instance limits on its own."""
 REDIS_RETRY_S: Final = 5.0
@@ -123,8 +126,12 @@ def _refilled(level: _Level | None, bucket: Bucket, now: float) -> float:
     return min(bucket.burst, level.tokens + max(0.0, now - level.at) * bucket.rate)
 
 
+def _enough(tokens: float) -> bool:
+    return tokens >= 1 - TOKEN_SLACK
+
+
 def _wait(tokens: float, bucket: Bucket) -> float:
-    return 0.0 if tokens >= 1 else (1 - tokens) / bucket.rate
+    return 0.0 if _enough(tokens) else (1 - tokens) / bucket.rate
 
 
 class LocalLimiter:
@@ -147,7 +154,7 @@ class LocalLimiter:
         self._sweep(now)
         mine = _refilled(self._clients.get(client), self._client, now)
         shared = _refilled(self._global, self._total, now)
-        if mine >= 1 and shared >= 1:
+        if _enough(mine) and _enough(shared):
             self._clients[client] = _Level(mine - 1, now)
             self._global = _Level(shared - 1, now)
             return 0.0
@@ -166,9 +173,10 @@ class LocalLimiter:
         self._clients.clear()
 
 
-# KEYS: the client's bucket, the global one. ARGV: client rate, burst, global rate, burst.
+# KEYS: the client's bucket, the global one.
+# ARGV: client rate, burst, global rate, burst, TOKEN_SLACK.
 # Each bucket is a hash {tokens, at} on Redis's clock, expiring once it would be full.
-# Returns a string: Redis truncates a Lua number to an integer.
+# Returns a string: Redis truncates a Lua number it returns to an integer.
 TAKE_SCRIPT: Final = """
 local now_parts = redis.call('TIME')
 local now = tonumber(now_parts[1]) + tonumber(now_parts[2]) / 1000000
@@ -183,15 +191,19 @@ local function spend(key, tokens, rate, burst)
              'at', string.format('%.6f', now))
   redis.call('PEXPIRE', key, math.ceil((burst - tokens + 1) / rate * 1000) + 1000)
 end
+local slack = tonumber(ARGV[5])
+local function enough(tokens)
+  return tokens >= 1 - slack
+end
 local function wait(tokens, rate)
-  if tokens >= 1 then return 0 end
+  if enough(tokens) then return 0 end
   return (1 - tokens) / rate
 end
 local client_rate, client_burst = tonumber(ARGV[1]), tonumber(ARGV[2])
 local total_rate, total_burst = tonumber(ARGV[3]), tonumber(ARGV[4])
 local mine = level(KEYS[1], client_rate, client_burst)
 local shared = level(KEYS[2], total_rate, total_burst)
-if mine >= 1 and shared >= 1 then
+if enough(mine) and enough(shared) then
   spend(KEYS[1], mine, client_rate, client_burst)
   spend(KEYS[2], shared, total_rate, total_burst)
   return '0'
@@ -228,6 +240,7 @@ class RedisLimiter:
             settings.client.burst,
             settings.total.rate,
             settings.total.burst,
+            TOKEN_SLACK,
         )
         self._prefix = settings.prefix
         self._fallback = LocalLimiter(settings, clock=clock)

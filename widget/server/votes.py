@@ -12,9 +12,9 @@ default) or PostgreSQL (``--database postgresql://…``), one row per vote id.
   so two instances starting at once apply each step once; a database newer than this
   code is refused.
 
-Nothing here validates a report: :mod:`widget.server.vote_report` does::
+Nothing here checks a report: :mod:`widget.server.vote_report` does::
 
-    store = await open_votes(args.database, default_path=index / "votes.sqlite3")
+    store = await open_votes(args.database, default_path=Path("docs-panel-votes.sqlite3"))
     await store.put(parse_report(body))   # ReportError: 400 (ReportTooLarge: 413)
     await store.close()                   # VotesError anywhere: 503
 """

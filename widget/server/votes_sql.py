@@ -123,7 +123,7 @@ class GroupCommit:
 
 def _settle(batch: list[tuple[Row, asyncio.Future[None]]], error: BaseException | None) -> None:
     for _, committed in batch:
-        if committed.done():  # its put was cancelled; the row is written all the same
+        if committed.done():  # its put was cancelled: no one waits for it
             continue
         if error is None:
             committed.set_result(None)
