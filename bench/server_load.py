@@ -51,6 +51,7 @@ QUESTIONS = ROOT / "bench" / "questions_python_docs.json"
 KEYS = {"DOCS_PANEL_SIGNING_KEYS": "bench:" + "b" * 32}
 ROOMY = ["--client-rate", "100000", "--client-burst", "100000"]
 ROOMY += ["--total-rate", "100000", "--total-burst", "100000"]
+ROOMY += ["--vote-rate", "100000", "--vote-burst", "100000"]
 START_TIMEOUT_S = 180.0
 
 UPSTREAM = """
@@ -287,7 +288,7 @@ def votes_part(index: Path, database: str, upstream_url: str, lives: int = 3) ->
     acked: set[str] = set()
     port = free_port()
     for life in range(lives):
-        url, process = start_server(index, upstream_url, "--database", database, port=port)
+        url, process = start_server(index, upstream_url, *ROOMY, "--database", database, port=port)
         asyncio.run(_kill_mid_load(url, process, life * 100_000_000, acked))
         process.wait()
     _, process = start_server(index, upstream_url, "--database", database, port=port)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +206,21 @@ def test_votes_are_kept_and_bad_reports_refused(client: TestClient) -> None:
     )
     huge = sent | {"answer": "a" * 200_000}
     assert client.post("/feedback", json=huge).status_code == 413
+
+
+def test_votes_have_rate_limits_of_their_own(site: Site, endpoint: FakeEndpoint) -> None:
+    """A script posting votes in a loop is refused (429) without touching the
+    questions' buckets."""
+    strict = LimitSettings(client=Bucket(rate=0.1, burst=2))
+    turn = Turn(question="q", answer="a", status="done", asked_at=1, finished_at=2, vote="up")
+    with TestClient(create_app(settings_for(site), vote_limits=strict)) as client:
+        codes = [
+            client.post("/feedback", json=report(replace(turn, vote_id=f"v{n}"), retrieved=[],
+                        page_url="https://docs.example.org/", now=n)).status_code
+            for n in range(3)
+        ]  # fmt: skip
+        assert codes == [204, 204, 429]
+        assert client.post("/answer", json={"question": "retry a job"}).status_code == 200
 
 
 def test_a_refused_citation_list_is_logged_without_the_question(

@@ -24,7 +24,7 @@ import secrets
 import signal
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -48,6 +48,8 @@ from widget.core.server_wire import (
 from widget.server.answering import Context, Counters, answer
 from widget.server.index_files import read_index
 from widget.server.limits import (
+    KEY_PREFIX,
+    Bucket,
     LimitSettings,
     TrustedProxies,
     client_key,
@@ -62,6 +64,13 @@ from widget.server.votes import VotesError, VotesStore, open_votes
 log = logging.getLogger("docs_panel.server")
 
 SHUTDOWN_MESSAGE = "the server is restarting; ask again in a moment"
+VOTE_LIMITS = LimitSettings(
+    client=Bucket(rate=1, burst=30),
+    total=Bucket(rate=100, burst=1000),
+    prefix=f"{KEY_PREFIX}:votes",
+)
+"""A reader votes far less often than they ask, but a vote costs a durable write: a
+script posting votes in a loop must not fill the database."""
 DEFAULT_VOTES = Path("docs-panel-votes.sqlite3")
 """Where votes go without ``--database``: the working folder, never the served index."""
 
@@ -113,12 +122,15 @@ def create_app(
     settings: Settings,
     *,
     limits: LimitSettings | None = None,
+    vote_limits: LimitSettings | None = None,
 ) -> Starlette:
     """The server install, ready to run or to mount under a site's path. ``limits``:
-    the rate limits (default: ``LimitSettings``'s, on ``settings.redis`` if set)."""
+    the questions' rate limits (default: ``LimitSettings``'s, on ``settings.redis`` if
+    set); ``vote_limits``: the votes' (default ``VOTE_LIMITS``), buckets of their own."""
     panel = Panel(settings)
     votes: VotesStore | None = None
     limiter = open_limiter(limits or LimitSettings(redis=settings.redis))
+    vote_limiter = open_limiter(vote_limits or replace(VOTE_LIMITS, redis=settings.redis))
     proxies = TrustedProxies.parse(settings.trusted_proxies)
     client = upstream_client(settings)
     context = Context(settings, panel.current_index, client, panel.counters)
@@ -141,6 +153,7 @@ def create_app(
                 loop.remove_signal_handler(signal.SIGHUP)
             await client.aclose()
             await limiter.close()
+            await vote_limiter.close()
             if votes is not None:
                 await votes.close()
 
@@ -177,6 +190,9 @@ def create_app(
             return _refusal(400, str(err))
         if votes is None:  # still taken while shutting down, until the store closes
             return _refusal(503, "the server is not ready", retry_after=5)
+        wait = await vote_limiter.take(client_key(request.scope, proxies))
+        if wait > 0:
+            return _refusal(429, "too many votes; send again later", retry_after=wait)
         try:
             await votes.put(report)
         except VotesError:

@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
@@ -20,7 +21,7 @@ import uvicorn
 
 from widget.core.errors import WidgetError
 from widget.server import logs
-from widget.server.app import Panel, create_app
+from widget.server.app import VOTE_LIMITS, Panel, create_app
 from widget.server.index_files import current_index_name
 from widget.server.limits import Bucket, LimitSettings
 from widget.server.settings import SIGNING_KEYS_ENV, UPSTREAM_KEY_ENV, Settings, Timeouts
@@ -73,6 +74,13 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--total-burst", type=float, default=DEFAULT_LIMITS.total.burst)
     p.add_argument(
+        "--vote-rate",
+        type=float,
+        default=VOTE_LIMITS.client.rate,
+        help="votes a second one reader may send, once their burst is spent",
+    )
+    p.add_argument("--vote-burst", type=float, default=VOTE_LIMITS.client.burst)
+    p.add_argument(
         "--log-questions", action="store_true", help="log each question's (redacted) text"
     )
     p.add_argument(
@@ -121,11 +129,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             total=Bucket(rate=args.total_rate, burst=args.total_burst),
             redis=args.redis,
         )
+        vote_client = Bucket(rate=args.vote_rate, burst=args.vote_burst)
+        vote_limits = replace(VOTE_LIMITS, client=vote_client, redis=args.redis)
     except WidgetError as err:
         print(f"build.py server: {err}", file=sys.stderr)
         return 1
     logs.configure()
-    app = create_app(settings, limits=limits)
+    app = create_app(settings, limits=limits, vote_limits=vote_limits)
     config = uvicorn.Config(
         app,
         host=args.host,
