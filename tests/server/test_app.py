@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from builder.serve import ChatReply
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, http_error, stream
+from widget.core.config import Scope
 from widget.core.feedback import report
 from widget.core.history import Source, Turn
 from widget.core.server_wire import ServerStreamDecoder
@@ -234,3 +235,14 @@ def test_a_refused_citation_list_is_logged_without_the_question(
     assert getattr(refused[0], "request_id", "")
     assert all("QUESTION-TEXT-7" not in str(vars(r)) for r in caplog.records)
     assert client.get("/readyz").json()["refused_citations"] == {"expired": 1}
+
+
+def test_a_scope_the_server_knows_limits_what_it_retrieves(
+    site: Site, endpoint: FakeEndpoint
+) -> None:
+    scopes = (Scope(id="guides", label="guides", prefix="/guides/"),)
+    with TestClient(create_app(settings_for(site, scopes=scopes, gate=0.0))) as client:
+        (inside, *_) = ask(client, question="how do I retry a job", scope="guides")
+        (anywhere, *_) = ask(client, question="how do I retry a job", scope="unknown")
+    assert all(s.address.startswith("/guides/") for s in inside.sources)  # type: ignore[attr-defined]
+    assert not all(s.address.startswith("/guides/") for s in anywhere.sources)  # type: ignore[attr-defined]

@@ -114,3 +114,5 @@ def test_bad_setups_stop_with_one_clear_line(
     assert "run `python build.py --site DIR` first" in capsys.readouterr().err
     assert main([*flags[:3], "ftp://x", "--model", "m"]) == 1
     assert "expected an http(s) URL" in capsys.readouterr().err
+    assert main([*flags, "--scope", "api"]) == 1
+    assert "expected ID=/PREFIX/" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncGenerator, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import httpx
 
@@ -58,10 +58,9 @@ class Counters:
 
     questions: int = 0
     primed: int = 0
-    refused: dict[str, int] | None = None
+    refused: dict[str, int] = field(default_factory=dict)
 
     def refuse(self, reason: str) -> None:
-        self.refused = self.refused or {}
         self.refused[reason] = self.refused.get(reason, 0) + 1
 
 

@@ -213,7 +213,7 @@ def create_app(
                 "index": panel.index.version,
                 "questions": counters.questions,
                 "primed": counters.primed,
-                "refused_citations": counters.refused or {},
+                "refused_citations": counters.refused,
             }
         )
 

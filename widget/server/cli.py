@@ -19,6 +19,7 @@ from types import FrameType
 
 import uvicorn
 
+from widget.core.config import Scope
 from widget.core.errors import WidgetError
 from widget.server import logs
 from widget.server.app import VOTE_LIMITS, Panel, create_app
@@ -43,6 +44,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="the model name to ask the upstream for")
     p.add_argument(
         "--gate", type=float, default=0.25, help="minimum retrieval score to ask the model"
+    )
+    p.add_argument(
+        "--scope",
+        action="append",
+        default=[],
+        metavar="ID=/PREFIX/",
+        help="a scope of the page's picker and the addresses it searches (repeat), "
+        "e.g. api=/api/; a scope the server does not know searches everything",
     )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8100)
@@ -103,9 +112,17 @@ def settings_from(args: argparse.Namespace) -> Settings:
         redis=args.redis,
         database=args.database,
         trusted_proxies=tuple(args.trusted_proxy),
+        scopes=tuple(map(_scope, args.scope)),
         log_questions=args.log_questions,
         timeouts=Timeouts(first_byte=args.timeout, idle=args.timeout),
     )
+
+
+def _scope(flag: str) -> Scope:
+    scope_id, equals, prefix = flag.partition("=")
+    if not (scope_id and equals and prefix.startswith("/")):
+        raise WidgetError(f"--scope {flag}: expected ID=/PREFIX/, e.g. api=/api/")
+    return Scope(id=scope_id, label=scope_id, prefix=prefix)
 
 
 class _Server(uvicorn.Server):
