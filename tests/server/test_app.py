@@ -246,3 +246,17 @@ def test_a_scope_the_server_knows_limits_what_it_retrieves(
         (anywhere, *_) = ask(client, question="how do I retry a job", scope="unknown")
     assert all(s.address.startswith("/guides/") for s in inside.sources)  # type: ignore[attr-defined]
     assert not all(s.address.startswith("/guides/") for s in anywhere.sources)  # type: ignore[attr-defined]
+
+
+def test_a_site_can_mount_the_app_under_its_own_path(site: Site, endpoint: FakeEndpoint) -> None:
+    """Starlette runs a mounted app's routes but not its lifespan: it starts on the
+    first request instead."""
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    host = Starlette(routes=[Mount("/docs-panel-api", app=create_app(settings_for(site)))])
+    endpoint.queue(stream("Call retry [1]."))
+    with TestClient(host) as client:
+        reply = client.post("/docs-panel-api/answer", json={"question": "how do I retry a job"})
+        assert reply.status_code == 200 and b"event: citations" in reply.content
+        assert client.get("/docs-panel-api/readyz").json()["status"] == "ready"

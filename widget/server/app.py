@@ -135,22 +135,30 @@ def create_app(
     client = upstream_client(settings)
     context = Context(settings, panel.current_index, client, panel.counters)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await panel.reload_index()
-        loop = panel.loop = asyncio.get_running_loop()
+    async def start() -> None:
+        """Load the index and open the votes store, once: from the lifespan when the app
+        runs on its own, or on the first request when a site mounts it (Starlette runs a
+        mounted app's routes, not its lifespan)."""
+        nonlocal votes
+        if panel.loop is not None:
+            return
+        loop = panel.loop = asyncio.get_running_loop()  # before any await: one start only
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(
                 signal.SIGHUP, lambda: asyncio.ensure_future(panel.reload_index())
             )
-        nonlocal votes
+        await panel.reload_index()
         votes = await open_votes(settings.database, default_path=DEFAULT_VOTES)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await start()
         try:
             yield
         finally:
             panel.begin_shutdown()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(signal.SIGHUP)
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
             await client.aclose()
             await limiter.close()
             await vote_limiter.close()
@@ -158,6 +166,7 @@ def create_app(
                 await votes.close()
 
     async def ask(request: Request) -> Response:
+        await start()
         request_id = request.state.request_id
         if panel.stopping.is_set() or panel.index is None:
             return _refusal(503, "the server is not ready", retry_after=5)
@@ -179,6 +188,7 @@ def create_app(
         )
 
     async def feedback(request: Request) -> Response:
+        await start()
         try:
             _check_json(request)
             report = parse_report(await _body(request, MAX_REPORT_BYTES))
@@ -204,6 +214,7 @@ def create_app(
         return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> Response:
+        await start()
         if panel.index is None or panel.stopping.is_set():
             return JSONResponse({"status": "not ready"}, status_code=503)
         counters = panel.counters
