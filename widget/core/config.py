@@ -52,7 +52,7 @@ STORAGE_PREFIX_PATTERN: Final = rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}
 """The prefix rule, as a regular expression that reads the same in Python and JavaScript:
 build.py writes it into embed.js, so the loader and the worker agree on the keys."""
 STORAGE_NAMES: Final = ("history", "feedback", "conversation", "composer.draft", "instruction")
-"""The storage keys' names after the prefix (DESIGN 4): ``docs-panel.history`` and so on."""
+"""The storage keys' names after the prefix (contract §4): ``docs-panel.history`` and so on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Scope:
 
 @dataclass(frozen=True, slots=True)
 class HistoryConfig:
-    """What the panel may keep on the reader's device (DESIGN.md section 4)."""
+    """What the panel may keep on the reader's device (contract §4)."""
 
     enabled: bool = True
     max: int = 20
