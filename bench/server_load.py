@@ -117,6 +117,8 @@ def start_server(
         upstream_url,
     ]
     command += ["--model", "bench", "--port", str(port), *extra]
+    if "--database" not in extra:  # never the working folder's default
+        command += ["--database", str(Path(tempfile.mkdtemp()) / "votes.sqlite3")]
     env = os.environ | KEYS | {"PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
