@@ -214,9 +214,22 @@ def main(
 ) -> int:
     """The command line; ``runtime`` gives the runtime to bundle (the wheel's), and
     without it the commands that build runtimes or the demo are offered too."""
-    commands = ["build", "report"] if runtime else ["build", "serve", "runtimes", "report"]
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:  # the server install has flags of its own
+        from widget.server.cli import main as server_main  # Starlette, uvicorn: only then
+
+        return server_main(argv[1:], prog=f"{prog} server")
+    commands = ["build", "report", "server"]
+    if runtime is None:
+        commands[1:1] = ["serve", "runtimes"]
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", choices=commands, default="build")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=commands,
+        default="build",
+        help=f"server comes first, with flags of its own: {prog} server --help",
+    )
     parser.add_argument(
         "path",
         nargs="?",
@@ -274,6 +287,8 @@ def main(
     )
     args = parser.parse_args(argv)
     try:
+        if args.command == "server":
+            parser.error(f"server takes its own flags after it: {prog} server --help")
         if args.command == "report":
             if args.path is None:
                 parser.error(f"report needs the votes file: {prog} report votes.jsonl")

@@ -72,6 +72,7 @@ def test_defaults_match_the_design() -> None:
         "shortcut": "/",
         "preload": "intent",
         "embeddings": None,
+        "server": None,
     }
 
 

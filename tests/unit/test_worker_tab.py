@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from widget.core.docs_index import Section
+from widget.core.history import Source
 from widget.core.index_build import build_index, split_index
 from widget.core.protocol import CALLS, decode_reply, encode_reply
+from widget.core.server_wire import ServerQuestion, question_body
 
 SECTIONS = [
     Section("/guides/retries.html", "Retries", "Retries", "Failed jobs are retried with backoff."),
@@ -130,8 +132,8 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
     tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en"))
     # The model path streams with fetch: stand a finished stream in for it.
-    stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
-    tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream
+    stream = finished_stream(["Retry it ", "[1]."])
+    tab_module.AnswerStream = lambda url, body, renderer, idle_s, **kw: stream
     asked = reply("ask", run(tab.ask("how do I retry a job", "", "", "")))
     assert asked.streaming is True and json.loads(asked.in_flight)["status"] == "stopped"
     stopped = reply("finish", tab.finish("stopped"))
@@ -143,6 +145,51 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     failed = reply("finish", tab.finish("failed"))
     assert failed.turn.status == "results" and failed.turn.results
     assert "HTTP 500" in tab_module.warnings[-1]
+
+
+def finished_stream(answer: list[str], **server: object) -> Any:
+    """A stand-in for an AnswerStream that has ended; ``server``: what a server sent."""
+    fields = {"sources": None, "answering": True, "citations": ""} | server
+    return types.SimpleNamespace(answer=answer, error=None, stop=lambda: None, **fields)
+
+
+def test_in_server_mode_the_worker_sends_only_the_readers_words(tab_module: Any) -> None:
+    """With ``server`` set, the question goes to SERVER/answer with the wire's fields only
+    (no messages, no model); the server's numbering names the sources, its signed list is
+    kept on the turn and sent back with the follow-up, with the earlier exchange."""
+    config = json.dumps({"server": "/docs-panel-api/", "model": "never-sent"})
+    tab, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en"))
+    sent: list[tuple[str, dict[str, Any], bool]] = []
+    server_sources = (Source("/guides/retries.html", "Retries", 1),)
+    stream = finished_stream(["Back off [1]."], sources=server_sources, citations="k1.p.s")
+
+    def answer_stream(url: str, body: Any, renderer: Any, idle_s: float, **kw: Any) -> Any:
+        sent.append((url, body, kw.get("server", False)))
+        return stream
+
+    tab_module.AnswerStream = answer_stream
+    asked = reply("ask", run(tab.ask("password=hunter2hunter2 retry?", "", "", "be brief")))
+    assert asked.streaming is True
+    url, body, server = sent[-1]
+    assert url == "https://docs.example.org/docs-panel-api/answer" and server is True
+    assert sorted(body) == sorted(question_body(ServerQuestion(question="")))
+    assert "hunter2" not in json.dumps(body) and body["instruction"] == "be brief"
+    assert body["citations"] == "" and body["history"] == []
+    done = reply("finish", tab.finish("done"))
+    assert [(s.address, s.ref) for s in done.turn.sources] == [("/guides/retries.html", 1)]
+    assert tab.conversation.turns[-1].citations == "k1.p.s"
+
+    stream.citations = ""
+    run(tab.ask("and how long between attempts?", "", "", ""))
+    _, follow_up, _ = sent[-1]
+    assert follow_up["citations"] == "k1.p.s"
+    assert follow_up["history"][0]["answer"] == "Back off [1]."
+    tab.finish("done")
+
+    stream.answering = False  # the server's gate stayed shut: the sections, as results
+    shut = reply("finish", (run(tab.ask("retry a job", "", "", "")), tab.finish("done"))[1])
+    assert shut.turn.status == "results" and shut.turn.results
+    assert tab.feedback_endpoint == "https://docs.example.org/docs-panel-api/feedback"
 
 
 def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any) -> None:

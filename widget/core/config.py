@@ -119,6 +119,9 @@ class Config:
     """When embed.js starts loading the runtimes before the first click."""
     embeddings: EmbeddingsConfig | None = None
     """Questions are embedded here and fused with lexical ranking; None: lexical only."""
+    server: str | None = None
+    """A server install's path or URL: it answers (``endpoint``, ``model`` and ``gate``
+    are then the server's); None: answers are built in the browser."""
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -431,6 +434,7 @@ _CONFIG_KEYS: Final = {
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
     "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
     "embeddings": _Key('null or {endpoint: "/v1/embeddings", model: "…"}', _parse_embeddings),
+    "server": _simple(f"null or {_ADDRESS}", _nullable(_address)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     Config: _CONFIG_KEYS,

@@ -52,7 +52,7 @@ from typing import Final, Literal, TypeVar, cast, get_args
 
 from widget.core.errors import StorageError
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 QUOTE_LIMIT: Final = 500
 _MAX_MILLIS: Final = 2**53 - 1  # Number.MAX_SAFE_INTEGER: times are JavaScript numbers
 _MAX_REF: Final = 999  # citations are [1] to [999]
@@ -114,6 +114,9 @@ class Turn:
     scope: str | None = None
     gate: Gate | None = None
     results: tuple[ResultItem, ...] = ()
+    citations: str = ""
+    """A server install's signed list of what the answer cited (``widget.core.signing``),
+    sent back with a follow-up; empty for answers made in the browser."""
 
     def __post_init__(self) -> None:
         if len(self.quote) > QUOTE_LIMIT:
@@ -230,6 +233,7 @@ def turn_record(turn: Turn) -> dict[str, object]:
         "results": [
             {"address": r.address, "title": r.title, "snippet": r.snippet} for r in turn.results
         ],
+        "citations": turn.citations,
     }
 
 
@@ -255,7 +259,7 @@ def dump_archive(archive: Archive) -> str:
     """The archive as the compact, deterministic JSON string to store.
 
     >>> dump_archive(Archive())
-    '{"version":2,"conversations":[]}'
+    '{"version":3,"conversations":[]}'
     """
     return _archive_json(_LAST.json_of(c) for c in archive.conversations)
 
@@ -386,6 +390,7 @@ def _parse_turn(record: object) -> Turn:
         scope=_optional(fields, "scope", _optional_text, None),
         gate=_optional(fields, "gate", _gate, None),
         results=_optional(fields, "results", _tuple_of(_result), ()),
+        citations=_optional(fields, "citations", _text, ""),
     )
 
 
@@ -427,9 +432,12 @@ def _unchanged(record: object) -> object:
 
 
 # Each readable schema version -> how its turn records become the current shape.
-# Conversations and the envelope have kept their shape since version 1.
+# Conversations and the envelope have kept their shape since version 1. Schema 3
+# added a turn's ``citations`` (a server install's signed list): a schema 2 turn
+# has none, its default, so it reads unchanged.
 _TURN_UPGRADES: Final[dict[int, Callable[[object], object]]] = {
     1: _upgrade_v1_turn,
+    2: _unchanged,
     SCHEMA_VERSION: _unchanged,
 }
 

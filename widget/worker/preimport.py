@@ -30,6 +30,7 @@ import widget.core.lifecycle
 import widget.core.protocol
 import widget.core.redact
 import widget.core.render
+import widget.core.server_wire
 import widget.core.session
 import widget.core.stream
 import widget.core.throttle

@@ -27,7 +27,14 @@ from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
 
-from widget.core.answers import NeedParts, Plan, chat_request, plan_answer, quote_passage
+from widget.core.answers import (
+    HISTORY_TURNS,
+    NeedParts,
+    Plan,
+    chat_request,
+    plan_answer,
+    quote_passage,
+)
 from widget.core.config import Config, parse_config
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
@@ -57,6 +64,13 @@ from widget.core.history_export import ImportRefused, export_file, merge_import,
 from widget.core.history_search import matching
 from widget.core.lifecycle import CHECKPOINT_S
 from widget.core.redact import redact_text
+from widget.core.server_wire import (
+    ANSWER_PATH,
+    FEEDBACK_PATH,
+    Exchange,
+    ServerQuestion,
+    question_body,
+)
 from widget.core.session import adopts, read_session, session_value, stopped_turn
 from widget.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
 from widget.worker.delivery import deliver
@@ -112,7 +126,10 @@ class Tab:
         self.page_url = redact_text(page_url)  # as a vote report names it
         embeddings = config.embeddings
         self.embeddings_url = urljoin(page_url, embeddings.endpoint) if embeddings else None
-        feedback = config.feedback_endpoint
+        # A server install answers at SERVER/answer and, unless told otherwise, takes votes.
+        server = config.server.rstrip("/") if config.server else None
+        self.server_url = urljoin(page_url, server + ANSWER_PATH) if server else None
+        feedback = config.feedback_endpoint or (server + FEEDBACK_PATH if server else None)
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         self.conversation: Conversation | None = None
         # A private conversation is never merged into the archive; the shell keeps it in
@@ -224,6 +241,8 @@ class Tab:
         if self.conversation is None:
             self.conversation = self._new_conversation()
         self.retrieved[str(asked_at)] = tuple(hit.section.address for hit in plan.hits)
+        if self.config.chat and self.server_url:  # the server retrieves again and decides
+            return self._ask_server(plan, asked_at, question, scope, quote, instruction)
         if not (self.config.chat and plan.gate_open):
             turn = plan.results_turn(asked_at=asked_at, finished_at=_now())
             self._keep(turn)
@@ -240,6 +259,46 @@ class Tab:
             )
 
         stream = AnswerStream(self.endpoint, body, renderer, self.config.idle_timeout)
+        self.answer = _Answer(plan, asked_at, stream)
+        in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
+        return self._asked(plan, None, in_flight)
+
+    def _ask_server(
+        self, plan: Plan, asked_at: int, question: str, scope: str, quote: str, instruction: str
+    ) -> Reply:
+        """Stream the answer from the server install. It is sent only what the reader
+        gave; ``plan`` (this tab's own retrieval) is the search results if it fails."""
+        assert self.server_url is not None
+        answered = [turn for turn in self._turns() if turn.answer]
+        signed = [turn.citations for turn in self._turns() if turn.sources]
+        asked = ServerQuestion(
+            question=plan.question,
+            scope=scope,
+            quote=plan.quote,
+            instruction=redact_text(instruction),
+            page_url=self.page_url,
+            language=self.language,
+            history=tuple(
+                Exchange(question=t.question, answer=t.answer, quote=t.quote)
+                for t in answered[-HISTORY_TURNS:]
+            ),
+            citations=signed[-1] if signed else "",
+        )
+        stream: AnswerStream | None = None
+
+        def renderer() -> StreamingRenderer:
+            from widget.core.render import StreamingRenderer  # markdown-it and bleach: only now
+
+            def cite(n: int) -> str | None:
+                return stream.cite(n) if stream is not None else None
+
+            return StreamingRenderer(
+                site_origin=self.origin, page_exists=self.index.has_page, cite=cite
+            )
+
+        stream = AnswerStream(
+            self.server_url, question_body(asked), renderer, self.config.idle_timeout, server=True
+        )
         self.answer = _Answer(plan, asked_at, stream)
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
         return self._asked(plan, None, in_flight)
@@ -303,10 +362,13 @@ class Tab:
         """The ended answer as a turn of ``outcome``: "done", "stopped" or "failed"."""
         answer = self._streaming()
         self.answer = None
-        if outcome == "failed":  # the model failed mid-answer: the reader gets the sections
-            js.console.warn(
-                f"docs-panel: answering with search results instead: {answer.stream.error}"
-            )
+        # A server whose gate stayed shut answers with no text: the matching sections.
+        shut = outcome == "done" and not answer.stream.answering
+        if outcome == "failed" or shut:  # the model failed mid-answer: the sections instead
+            if not shut:
+                js.console.warn(
+                    f"docs-panel: answering with search results instead: {answer.stream.error}"
+                )
             turn = answer.plan.results_turn(asked_at=answer.asked_at, finished_at=_now())
         elif outcome in ("done", "stopped"):
             turn = self._answer_turn(answer, "done" if outcome == "done" else "stopped")
@@ -316,8 +378,15 @@ class Tab:
         return {"turn": turn_view(turn, self.index, self.origin), "session": self._session()}
 
     def _answer_turn(self, answer: _Answer, status: Status) -> Turn:
-        text = "".join(answer.stream.answer)
-        return answer.plan.answer_turn(text, status, asked_at=answer.asked_at, finished_at=_now())
+        text, stream = "".join(answer.stream.answer), answer.stream
+        return answer.plan.answer_turn(
+            text,
+            status,
+            asked_at=answer.asked_at,
+            finished_at=_now(),
+            context=stream.sources,
+            citations=stream.citations,
+        )
 
     def _new_conversation(self) -> Conversation:
         return Conversation(id=secrets.token_hex(8), turns=(), index_version=self.index.version)
