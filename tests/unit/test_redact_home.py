@@ -23,13 +23,14 @@ SHIPPED = [
     for path in sorted(WIDGET.rglob(pattern))
     if path not in HOME
 ]
-# fixed text a vendor's token starts with (ghp_, sk-ant-, -----begin…): not a word
+# fixed text a vendor's token starts with (ghp_, sk-ant-, -----begin…): not a word, and
+# not a dotted mid-token anchor (Authress' ".acc" is also in "uvicorn.access")
 PREFIXES = sorted(
     {
         needle
         for rule in redact_module._RULES
         for needle in rule.needles
-        if len(needle) >= 4 and not needle.isalpha()
+        if len(needle) >= 4 and not needle.isalpha() and not needle.startswith(".")
     }
 )
 

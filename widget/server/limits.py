@@ -6,10 +6,14 @@ refusal spends nothing at all. :meth:`Limiter.take` answers 0.0 when the questio
 may go on, else the seconds until it may (the server's 429 ``Retry-After``, through
 :func:`retry_after`)::
 
-    >>> import asyncio
+    >>> def settled(step):  # a local take never waits: it ends at its first step
+    ...     try:
+    ...         step.send(None)
+    ...     except StopIteration as end:
+    ...         return end.value
     >>> clock = iter([0.0, 0.0, 0.0, 2.5]).__next__  # the time of each take
     >>> limiter = LocalLimiter(LimitSettings(client=Bucket(rate=0.5, burst=2)), clock=clock)
-    >>> [asyncio.run(limiter.take("203.0.113.7")) for _ in range(4)]
+    >>> [settled(limiter.take("203.0.113.7")) for _ in range(4)]
     [0.0, 0.0, 2.0, 0.0]
     >>> retry_after(0.2)
     1
