@@ -47,6 +47,7 @@ from builder.notices import notices, npm_package
 from builder.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.pyodide_wasm import pruned_wasm
 from widget.core.config import (
+    ASK_PARAM_PATTERN,
     DEFAULTS,
     LANGUAGE_PATTERN,
     SHORTCUT_PATTERN,
@@ -201,6 +202,7 @@ SHARED_CORE = (
     "errors.py",
     "i18n.py",
     "lifecycle.py",
+    "page_api.py",
     "protocol.py",
     *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
 )
@@ -356,12 +358,14 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
     shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
     language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
     preload = {"values": list(get_args(Preload)), "fallback": DEFAULTS.preload}
+    ask_param = {"pattern": ASK_PARAM_PATTERN, "fallback": DEFAULTS.ask_param}
     embedded = {
         "files": manifest,
         "storage": storage,
         "shortcut": shortcut,
         "language": language,
         "preload": preload,
+        "askParam": ask_param,
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),

@@ -95,7 +95,7 @@ def test_each_call_is_a_method_with_the_declared_arguments(tab_module: Any) -> N
 def test_a_conversation_through_every_call(tab_module: Any) -> None:
     """start → restore → ask → save → list → open → delete: every reply is as declared."""
     config = json.dumps({"chat": False, "gat": 1})
-    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en"))
+    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
     started = reply("start", fields)
     assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
@@ -128,7 +128,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
 def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
-    tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en", None))
     # The model path streams with fetch: stand a finished stream in for it.
     stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
     tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream
@@ -148,7 +148,7 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
 def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any) -> None:
     """A part the host does not send fails the question with a clear error; the index
     stays usable, and the same question works once the part can be fetched."""
-    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
     missing.update(f"/index-{key}.json" for key in PARTS if key.startswith("text-"))
     try:
         with pytest.raises(tab_module.DocsIndexError, match="HTTP 404"):

@@ -6,7 +6,7 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
-  //  language: {pattern, fallback}, preload: {values, fallback},
+  //  language: {pattern, fallback}, preload: {values, fallback}, askParam: {pattern, fallback},
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
@@ -22,9 +22,10 @@
     && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
     ? cfg.storagePrefix : M.storage.fallback;
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
-  const shortcut = cfg.shortcut === null ? null : typeof cfg.shortcut === "string"
-    && new RegExp("^(?:" + M.shortcut.pattern + ")$").test(cfg.shortcut)
-    ? cfg.shortcut : M.shortcut.fallback;
+  // A key's value if it follows the config's rule (build.py copies it here), else its default.
+  const valid = (key) => typeof cfg[key] === "string"
+    && new RegExp("^(?:" + M[key].pattern + ")$").test(cfg[key]) ? cfg[key] : M[key].fallback;
+  const shortcut = cfg.shortcut === null ? null : valid("shortcut");
   const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
   // The reader's language: the configured one, else the page's <html lang>, else the
   // browser's, the first with a table (build.py writes each table's words used here);
@@ -33,9 +34,7 @@
     const p = typeof tag === "string" ? tag.split(/[-_]/)[0].toLowerCase() : "";
     return /^[a-z]{2,3}$/.test(p) ? p : ""; // auto is no language tag
   };
-  const configured = typeof cfg.language === "string"
-    && new RegExp("^(?:" + M.language.pattern + ")$").test(cfg.language)
-    ? cfg.language : M.language.fallback; // "pt_BR" is refused here as in the config
+  const configured = valid("language"); // "pt_BR" is refused here as in the config
   const chosen = primary(configured);
   const language = chosen ? (M.words[chosen] ? chosen : "en")
     : [d.documentElement.lang, ...(navigator.languages || [])].map(primary)
@@ -94,6 +93,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     language,
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
+    calls: [], // page API calls made before the shell was up: {name, args, resolve, reject}
+    call: null, // set by the shell: takes one such call
     shellFiles: null, // a promise of the shell modules: {path: source} as JSON
     toggle: null,
     open: null, // set by the shell: open the panel and focus the question box
@@ -152,6 +153,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval'; worker-src blob:";
   const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
   let blocked = null; // the alert shown instead of the panel
+  // The page API's calls that can no longer be answered: the runtimes cannot load.
+  const refuse = () => bridge.calls.splice(0)
+    .forEach((c) => c.reject(Error("docs-panel: the panel could not load")));
   const evalBlocked = () => {
     try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
@@ -163,6 +167,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // (rarely), in English if even that fails.
   const alarm = async (which, fill = (text) => text) => {
     // The policy's alert says more than a failure the policy may have caused: it wins.
+    refuse();
     if (blocked && (which || !blocked.which)) return;
     blocked?.remove();
     const alert = (blocked = d.createElement("p"));
@@ -189,6 +194,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   const fail = (why) => {
     console.error("docs-panel:", why);
     broken = true;
+    refuse();
     if (bridge.openOnReady) alarm(1);
   };
   const failed = (e) => {
@@ -207,6 +213,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   });
 
   let booting = null;
+  const loaded = (f) => d.readyState === "complete" ? f() : w.addEventListener("load", f, { once: true });
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
     const missing = evalBlocked();
@@ -252,9 +259,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   if (preload === "intent") {
     for (const type of ["pointerenter", "focus"]) launcher.addEventListener(type, () => boot());
   } else if (preload === "idle") {
-    const whenIdle = () => (w.requestIdleCallback || setTimeout)(() => boot());
-    if (d.readyState === "complete") whenIdle();
-    else w.addEventListener("load", whenIdle, { once: true });
+    loaded(() => (w.requestIdleCallback || setTimeout)(() => boot()));
   }
 
   // Ctrl+/ (⌘/ on a Mac) opens the panel, never while the reader types in the page.
@@ -294,6 +299,33 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     bridge.quote = passage;
     launcher.click();
   });
+
+  // The page API (README): each call goes to the shell, which checks it and settles its
+  // promise; until the shell is up it waits here, and open/ask start the runtimes.
+  const api = {};
+  for (const name of ["open", "close", "newChat", "ask"]) {
+    api[name] = (...args) => new Promise((resolve, reject) => {
+      const call = { name, args: JSON.stringify(args), resolve, reject };
+      if (bridge.call) return bridge.call(call);
+      if (!booting && /^[cn]/.test(name)) return resolve(); // close, newChat: nothing open yet
+      bridge.calls.push(call);
+      if (broken || blocked) refuse();
+      else boot();
+    });
+  }
+  w.docsPanel = Object.isExtensible(cfg) ? Object.assign(cfg, api) : api; // frozen: the API alone
+
+  // A deep link (?ask=…) asks once: the parameter leaves the address bar now, so a
+  // reload, a bookmark or the worker's page address never carries it.
+  const param = cfg.askParam === null ? null : valid("askParam");
+  const link = new URL(location.href);
+  const asked = param && link.searchParams.get(param);
+  if (asked != null) {
+    link.searchParams.delete(param);
+    history.replaceState(history.state, "", link);
+    // Asked like a typed question (the worker masks and caps it), once the page has loaded.
+    if (asked.trim()) loaded(() => api.open({ question: asked, submit: true }).catch(() => {}));
+  }
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.

@@ -41,3 +41,7 @@ class ProtocolError(WidgetError):
 
 class LifecycleError(WidgetError):
     """An event that the answer's current state does not allow (a bug: see ``lifecycle.py``)."""
+
+
+class PageApiError(WidgetError):
+    """A page's call to ``window.docsPanel.open/close/newChat/ask`` has a bad argument."""

@@ -27,8 +27,16 @@ from urllib.parse import urljoin, urlsplit
 
 import js  # type: ignore[import-not-found]
 
-from widget.core.answers import NeedParts, Plan, chat_request, plan_answer, quote_passage
+from widget.core.answers import (
+    NeedParts,
+    Plan,
+    asked_question,
+    chat_request,
+    plan_answer,
+    quote_passage,
+)
 from widget.core.config import Config, parse_config
+from widget.core.consent import choose, decide
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
 from widget.core.feedback import (
@@ -112,6 +120,9 @@ class Tab:
         self.embeddings_url = urljoin(page_url, embeddings.endpoint) if embeddings else None
         feedback = config.feedback_endpoint
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
+        # Whether this tab writes to storage: history.enabled, and the reader's consent
+        # when the site asks for it (widget.core.consent).
+        self.record = config.history.enabled
         self.conversation: Conversation | None = None
         self.answer: _Answer | None = None
         # The sections retrieved for each turn asked here, by turn key: a vote report
@@ -120,15 +131,20 @@ class Tab:
 
     @staticmethod
     async def start(
-        config: str, index_url: str, page_url: str, page_language: str
+        config: str, index_url: str, page_url: str, page_language: str, consent: str | None
     ) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
         index = load_index(await _fetch_json(index_url))
         tab = Tab(parsed.config, index, page_url, index_url, page_language)
+        chosen = decide(parsed.config.history, consent)
+        tab.record = chosen.record
         return tab, {
             "errors": list(parsed.errors),
-            "record": parsed.config.history.enabled,
+            "record": chosen.record,
+            "consent": chosen.state,
+            "forget": list(chosen.forget),
+            "events_text": parsed.config.events.text,
             "keep_in_flight": tab.keeps_in_flight,
             "scopes": [{"id": s.id, "label": s.label} for s in parsed.config.scopes],
             "reasons": list(REASONS),
@@ -137,8 +153,7 @@ class Tab:
     @property
     def keeps_in_flight(self) -> bool:
         """Whether an answer still streaming is stored (checkpoints, pagehide, restore)."""
-        history = self.config.history
-        return history.enabled and history.save_on_unload
+        return self.record and self.config.history.save_on_unload
 
     def _session(self) -> str:
         return json.dumps(session_value(self.conversation.id if self.conversation else None))
@@ -248,7 +263,7 @@ class Tab:
         return plan_answer(
             self.index,
             self.config,
-            redact_text(question),
+            asked_question(question),
             scope_id=scope or None,
             quote=quote_passage(quote),
             previous=self.conversation,
@@ -322,7 +337,7 @@ class Tab:
         write). ``checkpoint``: the answer streaming now goes in as a stopped turn first."""
         if checkpoint and self.answer is not None and self.keeps_in_flight:
             self._keep(self._answer_turn(self.answer, "stopped"))
-        if self.conversation is None or not self.config.history.enabled:
+        if self.conversation is None or not self.record:
             return {"value": None}
         bounds = self.config.history
         try:
@@ -396,7 +411,7 @@ class Tab:
         if endpoint and should_send(self.config.feedback.send, voted.vote, previous=turn.vote):
             deliver(endpoint, sent)
         conversation_id = self.conversation.id if self.conversation else ""
-        logged = log_vote(feedback, conversation_id, sent) if self.config.history.enabled else None
+        logged = log_vote(feedback, conversation_id, sent) if self.record else None
         return {"value": logged, "feedback": feedback_view(voted)}
 
     def _turns(self) -> tuple[Turn, ...]:
@@ -405,6 +420,17 @@ class Tab:
     def drop_feedback(self, feedback: str | None, id: str) -> Reply:
         """The feedback log without a deleted conversation's votes (null: nothing stored)."""
         return {"value": drop_conversation(feedback, id) if feedback else None}
+
+    def consent(self, choice: str) -> Reply:
+        """The reader chose in the notice or in Settings (``widget.core.consent``)."""
+        chosen, value = choose(self.config.history, choice)
+        self.record = chosen.record
+        return {
+            "record": chosen.record,
+            "keep_in_flight": self.keeps_in_flight,
+            "stored": value,
+            "forget": list(chosen.forget),
+        }
 
     def check_regressed(self, history: str | None) -> Reply:
         """Whether another tab's write lost this tab's newest turn (then write again)."""
