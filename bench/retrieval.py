@@ -1,4 +1,4 @@
-"""Retrieval quality and cost of the docs index on real docs (DESIGN section 9).
+"""Retrieval quality and cost of the docs index on real docs (contract §9).
 
 For each site, extracts the built docs, builds and loads the index, asks every
 question of the site's sets and reports hit@1, hit@3 and MRR (over the first

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
+from builder.js_modules import inlined
 from builder.lean_code import ZIP_DATE
 from builder.node_cache import cached, digest, run_node
 from builder.notices import notices, npm_package
@@ -59,6 +60,7 @@ from widget.core.docs_index import PART_KINDS
 from widget.core.errors import ConfigError
 from widget.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from widget.core.index_build import split_index
+from widget.core.session_fields import EMBED_FIELDS
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -204,6 +206,7 @@ SHARED_CORE = (
     "lifecycle.py",
     "page_api.py",
     "protocol.py",
+    "session_fields.py",
     *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
 )
 """The core modules the shell imports too, written in the Python MicroPython has: the
@@ -366,6 +369,7 @@ def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
         "language": language,
         "preload": preload,
         "askParam": ask_param,
+        "session": list(EMBED_FIELDS),  # this tab's session record: its fields embed.js reads
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either
         "rtl": list(RIGHT_TO_LEFT),
@@ -500,9 +504,11 @@ def alerts(language: str) -> list[str]:
 
 
 def _filled(asset: str, mark: str, values: Mapping[str, object], *, module: bool = False) -> bytes:
-    """``widget/assets/<asset>`` minified, with ``values`` as a JSON object in place of
-    ``mark`` (its manifest, ``M``)."""
-    template = _minified((WIDGET / "assets" / asset).read_bytes(), module=module).decode()
+    """``widget/assets/<asset>`` with the modules it imports inlined (:mod:`builder.js_modules`),
+    minified, with ``values`` as a JSON object in place of ``mark`` (its manifest, ``M``)."""
+    assets = WIDGET / "assets"
+    source = inlined((assets / asset).read_text(encoding="utf-8"), assets, asset)
+    template = _minified(source.encode("utf-8"), module=module).decode()
     if mark not in template:
         raise ConfigError(f"widget/assets/{asset} lost its {mark} placeholder")
     return template.replace(mark, _json(values).decode("utf-8")).encode("utf-8")

@@ -1,4 +1,4 @@
-"""What a reader does with the panel, by role and accessible name (DESIGN 3), in
+"""What a reader does with the panel, by role and accessible name (contract §3), in
 English unless a helper is given another language's ``words`` (``i18n.table``)."""
 
 from __future__ import annotations

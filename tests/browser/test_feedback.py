@@ -1,5 +1,5 @@
 """Votes under answers, in Chromium: kept on the turn and in the local log, and sent
-to a fake feedback receiver as ``feedback.send`` allows (DESIGN 3, 4 and 7)."""
+to a fake feedback receiver as ``feedback.send`` allows (contract §3, §4 and §7)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 // Elements by role and accessible name, through open shadow roots, the way tests in
 // Chromium find them with Playwright's get_by_role: visible elements only, the name
 // matched as a case-insensitive substring of the whitespace-collapsed name, or
-// exactly. Only the roles and naming rules the panel's markup uses (DESIGN 3).
+// exactly. Only the roles and naming rules the panel's markup uses (contract §3).
 (role, name, exact) => {
   const IMPLICIT = {
     A: (e) => (e.hasAttribute("href") ? "link" : ""),

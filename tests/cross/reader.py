@@ -1,5 +1,5 @@
 """What a reader does with the panel, in any engine, by role and accessible name
-(DESIGN 3): the cross-engine twin of tests/browser/reader.py."""
+(contract §3): the cross-engine twin of tests/browser/reader.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One browser tab, whatever engine drives it: what the cross-engine tests do with a
-page, by role and accessible name (DESIGN 3).
+page, by role and accessible name (contract §3).
 
 An engine's adapter implements the few primitives (navigation, running a script,
 clicking, typing and pressing keys); reads go through the same script in every

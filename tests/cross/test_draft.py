@@ -1,4 +1,4 @@
-"""The draft (DESIGN 3): a half-typed question survives a reload of the tab, and a sent
+"""The draft (contract §3): a half-typed question survives a reload of the tab, and a sent
 one does not come back into the composer, in every engine."""
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def test_scope_ids_map_to_prefixes() -> None:
 
 
 def test_results_turn_keeps_results_scope_and_gate(index: DocsIndex) -> None:
-    """The turn stores what DESIGN 4 asks of a results turn: results, scope, gate, times."""
+    """The turn stores what contract §4 asks of a results turn: results, scope, gate, times."""
     plan = plan_answer(index, CONFIG, "retry a job", scope_id="api")
     turn = plan.results_turn(asked_at=1, finished_at=2)
     assert turn.status == "results" and turn.scope == "api" and turn.answer == ""

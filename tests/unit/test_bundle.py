@@ -51,6 +51,7 @@ from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_co
 from widget.core.docs_index import Section, load_index
 from widget.core.errors import ConfigError
 from widget.core.index_build import SPLIT_BYTES, build_index
+from widget.core.session_fields import EMBED_FIELDS
 
 PAYLOAD = build_index([Section("/a.html", "A", "A", "Alpha.")])
 
@@ -144,6 +145,13 @@ def test_the_loader_preloads_as_the_config_says(files: dict[str, bytes]) -> None
 def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, bytes]) -> None:
     """embed.js gets the key names the worker's config uses."""
     assert embedded(files)["storage"]["names"] == list(STORAGE_NAMES)
+
+
+def test_the_loader_reads_the_session_record_by_the_cores_field_names(
+    files: dict[str, bytes],
+) -> None:
+    """embed.js reads this tab's session record (id, left, open) by widget/core's names."""
+    assert embedded(files)["session"] == list(EMBED_FIELDS) == ["id", "left", "open"]
 
 
 def zip_names(data: bytes) -> list[str]:
@@ -574,7 +582,7 @@ def test_hashed_name_and_zip_are_stable() -> None:
 
 
 def test_embed_js_is_under_the_size_the_readme_states(files: dict[str, bytes]) -> None:
-    """embed.js, gzipped, is under what the README says (within DESIGN's 5 KB budget)."""
+    """embed.js, gzipped, is under what the README says (within the contract's 5 KB budget)."""
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     stated = re.search(r"`embed\.js` \(under ([\d.]+) KiB gzipped", readme)
     assert stated, "the README no longer states embed.js's size"

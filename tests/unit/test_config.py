@@ -56,7 +56,7 @@ def test_fixture_case(case: dict[str, Any]) -> None:
 
 
 def test_defaults_match_the_design() -> None:
-    """The defaults are the documented ones (DESIGN.md section 2)."""
+    """The defaults are the documented ones (contract §2)."""
     assert config_to_json(DEFAULTS) == {
         "chat": True,
         "endpoint": "/api/chat",

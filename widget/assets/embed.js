@@ -7,6 +7,7 @@
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
   //  language: {pattern, fallback}, preload: {values, fallback}, askParam: {pattern, fallback},
+  //  session: [id, left, open] (the session record's field names, widget/core/session_fields.py),
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
@@ -331,8 +332,9 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.
   try {
     const s = JSON.parse(sessionStorage.getItem(keys.conversation));
-    if (s && s.left === true && (s.id || sessionStorage.getItem(keys["composer.draft"]))) {
-      bridge.openOnReady = s.open === true;
+    const [id, left, open] = M.session;
+    if (s && s[left] === true && (s[id] || sessionStorage.getItem(keys["composer.draft"]))) {
+      bridge.openOnReady = s[open] === true;
       boot();
     }
   } catch (e) {} // no storage, or garbage in it: nothing to restore

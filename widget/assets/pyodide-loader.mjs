@@ -13,133 +13,20 @@
 //   functions (a blob: module would need `blob:` in the site's script-src;
 //   `new Function` needs only the 'unsafe-eval' Pyodide needs anyway);
 // - later starts warm, from what the first one kept in Cache Storage (see below).
-// It leaves `docs-panel:*` performance marks for bench/. build.py fills in M.
+// It leaves `docs-panel:*` performance marks for bench/. build.py fills in M, and
+// inlines the modules imported here (pure parts, each with Node tests in tests/js/).
+import { withoutZeroPages, withZeroPages } from "./memory-pages.mjs";
+import { file, twinRoutes } from "./twin-routes.mjs";
+import { zstdTwins } from "./zstd-twins.mjs";
+
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
 
-// Decoding Zstandard twins: `zstdTwins(url of the decoder)` gives `decoded` and
-// `watched`. It names nothing outside itself: the wasm's thread (below) runs it too,
-// from its source.
-function zstdTwins(zstdUrl) {
-  // Zstandard's decoder (build.py's zstd_wasm), from its gzip twin, which the browser
-  // gunzips natively unless the host did already; fetched once a file needs it (a warm
-  // start needs none).
-  let decoder = null;
-  const zstdDecoder = () => {
-    decoder ??= (async () => {
-      const response = await fetch(zstdUrl);
-      if (!response.ok) throw new Error(`docs-panel: could not load ${zstdUrl}: HTTP ${response.status}`);
-      let bytes = new Uint8Array(await response.arrayBuffer());
-      if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-        const plain = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        bytes = await new Response(plain).arrayBuffer();
-      }
-      const imports = { env: { emscripten_notify_memory_growth() {} } };
-      return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
-    })();
-    decoder.catch(() => {}); // a failure is reported by the file that needed it
-    return decoder;
-  };
-
-  // Zstandard bytes in, the file out, through zstd's streaming API: ZSTD_decompressStream
-  // reads a ZSTD_inBuffer and fills a ZSTD_outBuffer, each {pointer, size, position} as
-  // three 32-bit words in the decoder's memory (read anew each time: it may grow).
-  const unzstd = (zstd) => {
-    const [inSize, outSize] = [zstd.ZSTD_DStreamInSize(), zstd.ZSTD_DStreamOutSize()];
-    const context = zstd.ZSTD_createDCtx();
-    const buffers = [inSize, outSize, 12, 12].map((size) => zstd.malloc(size));
-    const [inBuffer, outBuffer, input, output] = buffers;
-    const words = () => new Uint32Array(zstd.memory.buffer);
-    let left = 0; // ZSTD_decompressStream's last answer: 0 once the file is whole
-    return new TransformStream({
-      transform(chunk, controller) {
-        for (let offset = 0; offset < chunk.length; offset += inSize) {
-          const piece = chunk.subarray(offset, offset + inSize);
-          new Uint8Array(zstd.memory.buffer).set(piece, inBuffer);
-          words().set([inBuffer, piece.length, 0], input / 4);
-          let full = true; // a full output buffer may leave more to flush
-          while (full || words()[input / 4 + 2] < piece.length) {
-            words().set([outBuffer, outSize, 0], output / 4);
-            left = zstd.ZSTD_decompressStream(context, output, input);
-            if (left < 0) throw new Error(`docs-panel: a Zstandard file is corrupt (zstd error ${-left})`);
-            const made = words()[output / 4 + 2];
-            if (made) controller.enqueue(new Uint8Array(zstd.memory.buffer, outBuffer, made).slice());
-            full = made === outSize;
-          }
-        }
-      },
-      flush() {
-        zstd.ZSTD_freeDCtx(context);
-        buffers.forEach((pointer) => zstd.free(pointer));
-        if (left !== 0) throw new Error("docs-panel: a Zstandard file ended early");
-      },
-    });
-  };
-
-  // A Zstandard stream, decoded; or the bytes as they came, when the host labelled
-  // the file Content-Encoding: zstd and the browser decoded it already.
-  async function decoded(url) {
-    const decoding = zstdDecoder(); // fetched beside the file
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
-    const reader = response.body.getReader();
-    const head = [];
-    let size = 0;
-    while (size < 4) {
-      const part = await reader.read();
-      if (part.done) break;
-      head.push(part.value);
-      size += part.value.length;
-    }
-    const start = new Uint8Array(size);
-    head.reduce((offset, chunk) => (start.set(chunk, offset), offset + chunk.length), 0);
-    const name = url.split("/").pop();
-    const body = new ReadableStream({
-      start: (controller) => controller.enqueue(start),
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (!done) return controller.enqueue(value);
-        controller.close();
-        performance.mark(`docs-panel:downloaded ${name}`);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    const compressed = start[0] === 0x28 && start[1] === 0xb5 && start[2] === 0x2f && start[3] === 0xfd;
-    return compressed ? body.pipeThrough(unzstd(await decoding)) : body;
-  }
-
-  // `stream` as it comes, its error (a cut or corrupt twin) also handed to `failed`:
-  // the start fails on it, and compileStreaming would only say it was aborted.
-  const watched = (stream, failed) => {
-    const reader = stream.getReader();
-    return new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read().catch((error) => {
-          failed(error);
-          throw error;
-        });
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-  };
-
-  return { decoded, watched };
-}
 const { decoded, watched } = zstdTwins(at(M.zstd));
 
-// Requests for these files are answered from their Zstandard twins, decoded: Pyodide's
-// wasm and standard library (asked for by their usual names), its module and JS glue,
-// the worker's zip and the docs index; and a large index's parts, by their names'
-// rule (hundreds of them), kept under the name of the head that lists them.
-const twins = new Map(
-  Object.entries(M.twins).flatMap(([type, names]) => names.map((name) => [at(name), [at(`${name}.zst`), type]])),
-);
-const here = at("./");
-const partName = new RegExp(`^${M.indexPart}$`);
-const part = (url) => url.startsWith(here) && partName.test(url.slice(here.length));
-const twinOf = (url) => twins.get(url) ?? (part(url) ? [`${url}.zst`, "application/json"] : null);
+// Requests for these files are answered from their Zstandard twins, decoded (twin-routes.mjs
+// says which, and under which keys they are kept).
+const { twinOf, keyOf, memoryKey, current } = twinRoutes(M, import.meta.url);
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twinOf(url)[1] } });
 
 // A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
@@ -153,16 +40,10 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // gunzipping it took ~200 ms of a warm start (warm first answer on loopback,
 // median of 10: 1.28 → 1.18 s). Gzip's checksum catches a spoiled file, the
 // pages' count a cut memory copy; those and a copy that will not restore give a
-// cold start. Keys are the files'
-// content-hashed or versioned addresses (an index part's with the name of its head;
-// the memory's: Pyodide's module, in a folder named by its version and wasm, the
-// standard library and the worker's zip, whose modules it holds); keeping new copies
-// drops the others.
+// cold start. Keys (twin-routes.mjs) are the files' content-hashed or versioned
+// addresses; keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
-const file = (path) => path.split("/").pop();
-const keyOf = (url) => (part(url) ? `${url}?head=${file(M.index)}` : url);
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
-const memoryKey = `${at(M.pyodide)}?memory&stdlib=${file(M.stdlib)}&worker=${file(M.workerZip)}`;
 const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
 
 const gunzipped = (kept) => new Response(kept.body.pipeThrough(new DecompressionStream("gzip")));
@@ -176,43 +57,7 @@ async function keptCopy(url, read = (kept) => gunzipped(kept).arrayBuffer()) {
   }
 }
 
-// The memory as kept: its length, a byte per 4 KiB page (1: kept, 0: all zeros),
-// then the kept pages.
-const PAGE = 4096;
-
-function withoutZeroPages(memory) {
-  const pages = Math.ceil(memory.length / PAGE);
-  const kept = new Uint8Array(pages);
-  const parts = [new Uint32Array([memory.length]), kept];
-  for (let p = 0; p < pages; p++) {
-    const page = memory.subarray(p * PAGE, (p + 1) * PAGE);
-    for (let i = 0; i < page.length; i++) {
-      if (page[i]) {
-        kept[p] = 1;
-        parts.push(page);
-        break;
-      }
-    }
-  }
-  return new Blob(parts);
-}
-
-function withZeroPages(buffer) {
-  const length = new Uint32Array(buffer, 0, 1)[0];
-  const pages = Math.ceil(length / PAGE);
-  const kept = new Uint8Array(buffer, 4, pages);
-  const memory = new Uint8Array(length);
-  let at = 4 + pages;
-  for (let p = 0; p < pages; p++) {
-    if (!kept[p]) continue;
-    const page = new Uint8Array(buffer, at, Math.min(PAGE, length - p * PAGE));
-    memory.set(page, p * PAGE);
-    at += page.length;
-  }
-  if (at !== buffer.byteLength) throw new Error("the kept memory is cut");
-  return memory;
-}
-
+// The memory is kept without its zero pages (memory-pages.mjs).
 // Read at once: it is a warm start's longest wait.
 const keptMemory = keptCopy(memoryKey, async (kept) => withZeroPages(await kept.arrayBuffer()));
 
@@ -310,10 +155,6 @@ async function keepWarmCopy({ files, memory }) {
   const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
   try {
     const cache = await warm;
-    const current = (url) => {
-      const plain = url.split("?")[0];
-      return url === memoryKey || (url === keyOf(plain) && twinOf(plain) !== null);
-    };
     const stale = (await cache.keys()).filter((r) => !current(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
     // The memory first: it saves the most, and the files are fetched as usual without it.

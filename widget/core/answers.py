@@ -157,10 +157,9 @@ def asked_question(question: str) -> str:
     """A question as it is stored and sent: credentials masked first, then cut to
     ``QUESTION_LIMIT`` characters (a cut before masking could leave half a secret).
 
-    >>> asked_question("token=ghp_Zx9Kq2Lm7Pw4Rt8Yb3Nc6Vd1Fg5Hj0Ks2Qe9 " + "x" * 5000)[:40]
-    'token=[redacted: GitHub token] xxxxxxxxx'
-    >>> len(asked_question("x" * 5000))
-    4000
+    >>> asked = asked_question("token=ghp_Zx9Kq2Lm7Pw4Rt8Yb3Nc6Vd1Fg5Hj0Ks2Qe9 " + "x" * 5000)
+    >>> "ghp_" in asked, len(asked)
+    (False, 4000)
     """
     return redact_text(question).strip()[:QUESTION_LIMIT].rstrip()
 

@@ -65,7 +65,7 @@ STORAGE_NAMES: Final = (
     "instruction",
     "consent",
 )
-"""The storage keys' names after the prefix (DESIGN 4): ``docs-panel.history`` and so on."""
+"""The storage keys' names after the prefix (contract §4): ``docs-panel.history`` and so on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class Scope:
 
 @dataclass(frozen=True, slots=True)
 class HistoryConfig:
-    """What the panel may keep on the reader's device (DESIGN.md section 4)."""
+    """What the panel may keep on the reader's device (contract §4)."""
 
     enabled: bool = True
     max: int = 20

@@ -1,4 +1,4 @@
-"""Whether this visit may keep conversations on the reader's device (DESIGN 4), from
+"""Whether this visit may keep conversations on the reader's device (contract §4), from
 the site's ``history`` config and the reader's stored choice (``docs-panel.consent``).
 
 With ``history: {consent: "ask"}`` nothing is written until the reader accepts the

@@ -1,5 +1,5 @@
 """Votes on answers: the vote kept on the turn, the local feedback log, and the report
-a feedback endpoint receives (DESIGN.md section 7).
+a feedback endpoint receives (contract §7).
 
 A vote is "up", "down" or taken back (None). A "down" vote may carry reasons from
 the allow-list ``REASONS`` and a sentence, redacted like a question. The vote gets

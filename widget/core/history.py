@@ -95,7 +95,7 @@ class Gate:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Turn:
-    """One question and its answer, as stored (DESIGN.md section 4).
+    """One question and its answer, as stored (contract §4).
 
     ``question`` and ``quote`` arrive already redacted; ``quote`` is cut to
     ``QUOTE_LIMIT`` characters here, so every turn holds the bound however it was

@@ -40,6 +40,7 @@ keeps to the Python MicroPython has: no dataclasses, no ``typing`` at run time.
 import json
 
 from widget.core.errors import LifecycleError
+from widget.core.session_fields import IN_FLIGHT, LEFT, OPEN
 
 try:  # noqa: SIM105 (MicroPython has no contextlib)
     from collections.abc import Callable
@@ -237,10 +238,10 @@ class Lifecycle:
         """The value this tab stores on ``pagehide``: the session marked as left, and
         the answer so far while one streams (the next page keeps it as a stopped turn)."""
         value = json.loads(session)
-        value["left"] = True
-        value["open"] = panel_open
+        value[LEFT] = True
+        value[OPEN] = panel_open
         if keep_in_flight and self._in_flight is not None:
             record = json.loads(self._in_flight)
             record["answer"] = "".join(self._parts)
-            value["inflight"] = record
+            value[IN_FLIGHT] = record
         return json.dumps(value)

@@ -1,7 +1,7 @@
 """Mask credentials in a reader's text before it is stored or sent anywhere.
 
 The question, the quoted passage and the draft all pass through :func:`redact`
-before a turn exists (DESIGN.md section 5). Each credential is replaced by a
+before a turn exists (contract §5). Each credential is replaced by a
 mask naming its kind; every other character stays as it was::
 
     >>> r = redact("clone fails: https://octocat:hunter2@example.com/repo.git")

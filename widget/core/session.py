@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from widget.core.answers import cited_sources
 from widget.core.history import Turn, read_turn
+from widget.core.session_fields import ID, IN_FLIGHT, LEFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +51,11 @@ def read_session(raw: str | None) -> Session:
         return Session()
     if not isinstance(value, dict):
         return Session()
-    conversation_id = value.get("id")
-    in_flight = read_turn(value["inflight"]) if "inflight" in value else None
+    conversation_id = value.get(ID)
+    in_flight = read_turn(value[IN_FLIGHT]) if IN_FLIGHT in value else None
     return Session(
         conversation_id=conversation_id if isinstance(conversation_id, str) else None,
-        left=value.get("left") is True,
+        left=value.get(LEFT) is True,
         in_flight=in_flight if in_flight is not None and in_flight.status == "stopped" else None,
     )
 
@@ -67,7 +68,7 @@ def adopts(session: Session) -> bool:
 
 def session_value(conversation_id: str | None) -> dict[str, object]:
     """What the shell stores while the page is open; it sets ``left`` on pagehide."""
-    return {"id": conversation_id, "left": False}
+    return {ID: conversation_id, LEFT: False}
 
 
 def stopped_turn(in_flight: Turn) -> Turn:

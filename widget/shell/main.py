@@ -32,7 +32,7 @@ def unpack(files):
 
 async def main():
     # The interpreter's start, the shell's imports and the first draw are a task each:
-    # run as one, they held the page for 130-220 ms (DESIGN 9: none over 100 ms).
+    # run as one, they held the page for 130-220 ms (contract §9: none over 100 ms).
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
     js.window.__docsPanel.startWorker()  # Pyodide's start, after MicroPython's (embed.js)

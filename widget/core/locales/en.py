@@ -1,4 +1,4 @@
-"""English: the reference table (DESIGN's accessible names are this row)."""
+"""English: the reference table (the English column of docs/contract.md §3)."""
 
 STRINGS = {
     # launcher and header

@@ -1,0 +1,128 @@
+"""docs/contract.md cannot drift silently from the code: every config key the config
+accepts is in its table with the error's wording of what it accepts and its default;
+every word of the UI (every key of the locale tables, whose languages share keys:
+test_i18n) is in its table with the English text; so are the storage keys and the
+session record's fields."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+import pytest
+
+from widget.core.config import (
+    _KEYS_BY_TYPE,
+    DEFAULTS,
+    STORAGE_NAMES,
+    Config,
+    EmbeddingsConfig,
+    EventsConfig,
+    FeedbackConfig,
+    HistoryConfig,
+    Scope,
+    config_to_json,
+)
+from widget.core.i18n import table
+from widget.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
+
+CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
+TEXT = CONTRACT.read_text(encoding="utf-8")
+# Objects whose every field has a default: the contract lists their fields.
+SECTIONS = {"history": HistoryConfig, "feedback": FeedbackConfig, "events": EventsConfig}
+# Values made of fields, some required: the contract lists the value and its fields.
+RECORDS = {"scopes": ("scopes[]", Scope), "embeddings": ("embeddings", EmbeddingsConfig)}
+REQUIRED = object()
+
+
+def accepted_keys() -> Iterator[tuple[str, str, object]]:
+    """(key path, what it accepts, default or REQUIRED) for every key the config reads."""
+    defaults = config_to_json(DEFAULTS)
+    for key, spec in _KEYS_BY_TYPE[Config].items():
+        if key in SECTIONS:
+            section = defaults[key]
+            assert isinstance(section, Mapping)
+            for name, inner in _KEYS_BY_TYPE[SECTIONS[key]].items():
+                yield f"{key}.{name}", inner.expected, section[name]
+            continue
+        yield key, spec.expected, defaults[key]
+        if key in RECORDS:
+            path, kind = RECORDS[key]
+            field_defaults = {f.name: f.default for f in fields(kind)}
+            for name, inner in _KEYS_BY_TYPE[kind].items():
+                default = field_defaults[name]
+                yield f"{path}.{name}", inner.expected, REQUIRED if default is MISSING else default
+
+
+def row(first_cell: str) -> list[str]:
+    """The cells of the table row whose first cell is ``first_cell``."""
+    found = [line for line in TEXT.splitlines() if line.startswith(f"| {first_cell} |")]
+    assert len(found) == 1, f"{first_cell}: {len(found)} rows in docs/contract.md"
+    return [cell.strip() for cell in found[0].strip("|").split("|")]
+
+
+def shown(value: object) -> str:
+    """A default as the contract writes it: JSON, whole numbers without a fraction."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"`{json.dumps(value)}`"
+
+
+KEYS = list(accepted_keys())
+
+
+@pytest.mark.parametrize(("path", "expected", "default"), KEYS, ids=[k[0] for k in KEYS])
+def test_every_config_key_is_in_the_contract(path: str, expected: str, default: object) -> None:
+    cells = row(f"`{path}`")
+    assert cells[1] == expected
+    assert cells[2] == ("(required)" if default is REQUIRED else shown(default))
+
+
+def test_the_contract_lists_no_config_key_the_code_does_not_accept() -> None:
+    table_rows = re.findall(r"^\| `([\w.\[\]]+)` \| .* \| .* \| .* \|$", TEXT, re.M)
+    config_rows = [key for key in table_rows if not key.startswith("docs-panel.")]
+    config_rows = [key for key in config_rows if key not in (ID, LEFT, OPEN, IN_FLIGHT)]
+    assert sorted(config_rows) == sorted(path for path, _, _ in KEYS)
+
+
+ENGLISH = table("en")
+
+
+@pytest.mark.parametrize("key", sorted(ENGLISH))
+def test_every_ui_word_is_in_the_contract(key: str) -> None:
+    cells = row_with_key(key)
+    assert cells[-1] == ENGLISH[key]
+
+
+def row_with_key(key: str) -> list[str]:
+    found = [line for line in TEXT.splitlines() if f"| `{key}` |" in line]
+    assert len(found) == 1, f"{key}: {len(found)} rows in docs/contract.md"
+    return [cell.strip() for cell in found[0].strip("|").split("|")]
+
+
+@pytest.mark.parametrize("name", STORAGE_NAMES)
+def test_every_storage_key_is_in_the_contract(name: str) -> None:
+    assert row(f"`{DEFAULTS.storage_key(name)}`")
+
+
+@pytest.mark.parametrize("field", [ID, LEFT, OPEN, IN_FLIGHT])
+def test_every_session_field_is_in_the_contract(field: str) -> None:
+    assert row(f"`{field}`")
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    """The contract lives in the repository: no file refers to the shared DESIGN.md."""
+    root = CONTRACT.parent.parent
+    tops = [p for p in root.iterdir() if p.name != "node_modules" and not p.name.startswith(".")]
+    files = [p for top in tops for p in ([top] if top.is_file() else top.rglob("*"))]
+    ours = [p for p in files if p.suffix in (".py", ".js", ".mjs", ".md", "") and p.is_file()]
+    ours = [p for p in ours if p != Path(__file__).resolve()]
+    stale = [
+        str(p.relative_to(root))
+        for p in ours
+        if re.search(r"DESIGN\b|shared/", p.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert stale == []
