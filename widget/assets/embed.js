@@ -19,13 +19,12 @@
   // Storage keys, named by the same rule as the worker's config (build.py copies it
   // here): a prefix the config rejects falls back to the default in both places.
   const cfg = w.docsPanel || {};
-  const prefix = typeof cfg.storagePrefix === "string"
-    && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
-    ? cfg.storagePrefix : M.storage.fallback;
+  // A key's value if it follows the config's rule (build.py copies the rules here),
+  // else its default: a value the config rejects falls back in both places.
+  const valid = (key, rule = M[key]) => typeof cfg[key] === "string"
+    && new RegExp("^(?:" + rule.pattern + ")$").test(cfg[key]) ? cfg[key] : rule.fallback;
+  const prefix = valid("storagePrefix", M.storage);
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
-  // A key's value if it follows the config's rule (build.py copies it here), else its default.
-  const valid = (key) => typeof cfg[key] === "string"
-    && new RegExp("^(?:" + M[key].pattern + ")$").test(cfg[key]) ? cfg[key] : M[key].fallback;
   const shortcut = cfg.shortcut === null ? null : valid("shortcut");
   const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
   // The reader's language: the configured one, else the page's <html lang>, else the
@@ -155,8 +154,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
   let blocked = null; // the alert shown instead of the panel
   // The page API's calls that can no longer be answered: the runtimes cannot load.
-  const refuse = () => bridge.calls.splice(0)
-    .forEach((c) => c.reject(Error("docs-panel: the panel could not load")));
+  const refuse = () => bridge.calls.splice(0).map((c) => c.reject(Error("docs-panel: could not load")));
   const evalBlocked = () => {
     try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
@@ -319,7 +317,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // A deep link (?ask=…) asks once: the parameter leaves the address bar now, so a
   // reload, a bookmark or the worker's page address never carries it.
   const param = cfg.askParam === null ? null : valid("askParam");
-  const link = new URL(location.href);
+  const link = new URL(location);
   const asked = param && link.searchParams.get(param);
   if (asked != null) {
     link.searchParams.delete(param);
