@@ -103,6 +103,9 @@ class Answering:
     async def answer(self, item):
         try:
             await self._answer(*item)
+        except Exception:
+            item[4](None, say("search_failed"))  # a page's ask() is never left waiting
+            raise
         finally:
             if self.lifecycle.state == SETTLED:  # else an error is on its way to the log
                 self.lifecycle.stored()
