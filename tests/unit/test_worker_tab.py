@@ -156,3 +156,26 @@ def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any)
     finally:
         missing.clear()
     assert reply("ask", run(tab.ask("retry a job", "", "", ""))).turn.results
+
+
+def test_with_consent_asked_nothing_is_written_until_the_reader_accepts(tab_module: Any) -> None:
+    """history.consent "ask": the archive and the feedback log get nothing to write until
+    the "consent" call grants it; then the conversation kept in memory is written."""
+    config = json.dumps({"chat": False, "history": {"consent": "ask"}})
+    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    started = reply("start", fields)
+    assert (started.record, started.consent, started.forget) == (False, "pending", [])
+    asked = reply("ask", run(tab.ask("how do I retry a job", "", "", "")))
+    assert reply("save", tab.save(None, False)).value is None
+    assert reply("vote", tab.vote(None, asked.turn.key, "up", "", "")).value is None
+    later = reply("consent", tab.consent("later"))
+    assert (later.record, later.stored) == (False, None)
+    assert reply("save", tab.save(None, False)).value is None
+    granted = reply("consent", tab.consent("granted"))
+    assert (granted.record, granted.keep_in_flight, granted.stored) == (True, True, "granted")
+    stored = reply("save", tab.save(None, False)).value
+    assert json.loads(stored)["conversations"][0]["turns"][0]["vote"] == "up"
+    denied = reply("consent", tab.consent("denied"))
+    assert (denied.record, denied.stored) == (False, "denied") and "history" in denied.forget
+    assert "consent" not in denied.forget
+    assert reply("save", tab.save(stored, False)).value is None
