@@ -336,10 +336,22 @@ def test_consent_states_have_no_axe_violations(page: Page, site: Site, language:
     open_panel(page, words)
     wait_ready(page, words)
     expect(page.get_by_role("button", name=words["consent_keep"])).to_be_visible()
-    found = [f"notice: {line}" for line in axe_violations(page, "[data-docs-panel]")]
-    page.screenshot(path=SHOTS / f"consent-notice-{language}.png")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    found = axe_both_schemes(page, "notice", SHOTS / f"consent-notice-{language}")
     page.get_by_role("button", name=words["settings"]).click()
     expect(page.get_by_role("checkbox", name=words["consent_keep"])).to_be_visible()
-    found += [f"setting: {line}" for line in axe_violations(page, "[data-docs-panel]")]
-    page.screenshot(path=SHOTS / f"consent-setting-{language}.png")
+    found += axe_both_schemes(page, "setting", SHOTS / f"consent-setting-{language}")
     assert found == [], "\n".join(found)
+
+
+def axe_both_schemes(page: Page, state: str, shot: Path) -> list[str]:
+    """axe on the panel in the light and the dark scheme, a screenshot of each."""
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found += [
+            f"{state}, {scheme}: {line}" for line in axe_violations(page, "[data-docs-panel]")
+        ]
+        page.screenshot(path=f"{shot}-{scheme}.png")
+    page.emulate_media(color_scheme="light")
+    return found
