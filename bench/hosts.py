@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 
 from builder.cli import PANEL_FOLDER, build, build_demo, demo_head
-from builder.demo_answers import demo_reply
+from builder.demo.answers import demo_reply
 from builder.serve import CHAT_PATH, StaticHandler, make_server
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")

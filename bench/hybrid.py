@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from builder.embeddings import DEFAULT_CACHE, EmbeddingsClient, VectorCache, embed_sections
+from builder.site.embeddings import DEFAULT_CACHE, EmbeddingsClient, VectorCache, embed_sections
 from widget.core.addresses import page_key
 from widget.core.docs_index import Section, load_index
 from widget.core.index_build import build_index, split_index

@@ -49,8 +49,8 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.pagefind_baseline import Pagefind, pagefind
-from builder.demo_site import render_site
-from builder.extract import extract_site
+from builder.demo.pages import render_site
+from builder.site.extract import extract_site
 from widget.core.addresses import page_key
 from widget.core.docs_index import load_index
 from widget.core.index_build import build_index

@@ -44,7 +44,7 @@ from sentence_transformers import SentenceTransformer
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.retrieval import HERE, SITES, score
-from builder.extract import extract_site
+from builder.site.extract import extract_site
 from widget.core.docs_index import Section, load_index
 from widget.core.index_build import build_index
 

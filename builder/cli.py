@@ -8,6 +8,11 @@
     python build.py serve                            # demo site on http://127.0.0.1:8000/
     python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
     python build.py serve --plain                    # a host that compresses nothing
+    python build.py runtimes                         # the wheel's runtime (release step)
+    python build.py report votes.jsonl               # → votes-report.html, readers' votes
+
+``docs-panel build SITE`` and ``docs-panel report VOTES`` (the wheel's console
+script) take the same options and the runtime the wheel carries, so they need no Node.
 
 ``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
 demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
@@ -20,33 +25,35 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from builder.bundle import ROOT, bundle_files, with_gzip_twins
-from builder.demo_answers import demo_reply
-from builder.demo_site import render_site
-from builder.embeddings import (
+from builder.demo.answers import demo_reply
+from builder.demo.pages import render_site
+from builder.publish import publish
+from builder.runtime.bundle import ROOT, site_files, with_gzip_twins
+from builder.runtime.runtime_archive import Runtime, runtime_archive
+from builder.runtime.runtime_cache import cached_runtime
+from builder.serve import CHAT_PATH, make_server
+from builder.site.embeddings import (
     DEFAULT_CACHE,
     EmbeddingsClient,
     EmbeddingsError,
     VectorCache,
     embed_sections,
 )
-from builder.extract import SiteReport, extract_site
-from builder.publish import publish
-from builder.serve import CHAT_PATH, make_server
+from builder.site.extract import SiteReport, extract_site
+from builder.site.head_tag import PANEL_FOLDER, panel_head
+from builder.vote_report import write_report
 from widget.core.docs_index import Section
 from widget.core.errors import WidgetError
 from widget.core.index_build import Embedded, build_index
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"
-PANEL_FOLDER = "docs-panel"
 DEMO_SCOPES = [{"id": "all", "label": "All docs"}, {"id": "api", "label": "API", "prefix": "/api/"}]
 
 
@@ -57,12 +64,7 @@ def demo_head(endpoint: str | None, model: str | None = None) -> str:
         config["endpoint"] = endpoint
     if model is not None:
         config["model"] = model
-    # "</" would end the script element early.
-    config_js = json.dumps(config).replace("</", "<\\/")
-    return (
-        f"<script>\n  window.docsPanel = {config_js};\n</script>\n"
-        '<script src="/docs-panel/embed.js" async></script>'
-    )
+    return panel_head(config)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -111,13 +113,17 @@ def build(
     base: str = "/",
     version: str = "current",
     embedding: Embedding | None = None,
+    runtime: Runtime | None = None,
 ) -> BuildReport:
+    """Index ``site`` and write its panel folder; ``runtime`` None builds the runtime
+    from this checkout (cached), the wheel passes the one it carries."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
     sections = rebase(extracted.sections, base)
     vectors = _vectors(sections, embedding) if embedding else None
-    files = bundle_files(build_index(sections, extracted.report.main_language, vectors))
+    index = build_index(sections, extracted.report.main_language, vectors)
+    files = site_files(runtime or cached_runtime(), index)
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
@@ -189,11 +195,57 @@ def serve(
         server.server_close()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
+RUNTIME_ARCHIVE = ROOT / "docs_panel" / "runtime.zip"
+
+
+def build_runtimes(out: Path) -> str:
+    """``build.py runtimes``: the site-independent runtime archive the wheel carries."""
+    data = runtime_archive(cached_runtime())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    return f"docs-panel: runtime bundle → {out} ({len(data) / 2**20:.1f} MiB)"
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str = "build.py",
+    runtime: Callable[[], Runtime] | None = None,
+) -> int:
+    """The command line; ``runtime`` gives the runtime to bundle (the wheel's), and
+    without it the commands that build runtimes or the demo are offered too."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:  # the server install has flags of its own
+        from widget.server.cli import main as server_main  # Starlette, uvicorn: only then
+
+        return server_main(argv[1:], prog=f"{prog} server")
+    commands = ["build", "report", "server"]
+    if runtime is None:
+        commands[1:1] = ["serve", "runtimes"]
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=commands,
+        default="build",
+        help=f"server comes first, with flags of its own: {prog} server --help",
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PATH",
+        help="build: the site, the same as --site SITE; report: a JSON-lines file of vote "
+        "reports (what feedbackEndpoint receives)",
+    )
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
-    parser.add_argument("--out", type=Path, help="output folder (default: SITE/docs-panel)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output folder (default: SITE/docs-panel); runtimes: the archive (default: "
+        "docs_panel/runtime.zip); report: the HTML file (default: VOTES-report.html beside "
+        "the votes)",
+    )
     parser.add_argument("--base", default="/", help="URL path the site is served under")
     parser.add_argument(
         "--version",
@@ -235,13 +287,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
+        if args.command == "server":
+            parser.error(f"server takes its own flags after it: {prog} server --help")
+        if args.command == "report":
+            if args.path is None:
+                parser.error(f"report needs the votes file: {prog} report votes.jsonl")
+            out = args.out or args.path.with_name(args.path.stem + "-report.html")
+            summary = write_report(args.path, out)
+            print(f"docs-panel: {summary.votes} votes → {out}")
+            return 0
+        if args.command != "build" and args.path is not None:
+            parser.error(f"unexpected argument {args.path} (only build and report take one)")
         if args.command == "serve":
             if args.endpoint and not args.endpoint.startswith(("http://", "https://")):
                 raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")
             serve(args.host, args.port, args.endpoint, args.model, compress=not args.plain)
             return 0
+        if args.command == "runtimes":
+            print(build_runtimes(args.out or RUNTIME_ARCHIVE))
+            return 0
+        if args.site is not None and args.path is not None:
+            parser.error("give the site once: SITE or --site SITE")
+        args.site = args.site or args.path
         if args.site is None:
-            parser.error("--site DIR is required (or use `serve` for the demo)")
+            parser.error("SITE (or --site SITE) is required: a folder of built HTML or Markdown")
         if not args.site.is_dir():
             raise WidgetError(f"--site {args.site}: not a folder of built HTML or Markdown docs")
         if not (args.version in ("current", "next", "all") or args.version.startswith("/")):
@@ -260,8 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.embeddings_cache,
                 args.embeddings_optional,
             )
-        print(build(args.site, args.out, args.base, args.version, embedding).summary())
+        chosen = runtime() if runtime else None
+        report = build(args.site, args.out, args.base, args.version, embedding, chosen)
+        print(report.summary())
         return 0
     except WidgetError as err:
-        print(f"build.py: error: {err}", file=sys.stderr)
+        print(f"{prog}: error: {err}", file=sys.stderr)
         return 1

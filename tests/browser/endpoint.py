@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from builder.demo_answers import demo_reply, sse_event
+from builder.demo.answers import demo_reply, sse_event
 from builder.serve import ChatReply, DropConnection
 
 Script = Callable[["FakeEndpoint"], ChatReply]

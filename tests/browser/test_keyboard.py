@@ -21,8 +21,8 @@ def tab_through(page: Page, key: str, controls: list[Locator]) -> None:
 
 def test_a_keyboard_only_walk_through_the_panel(page: Page, site: Site) -> None:
     """Ctrl+/ from a page link, Tab order through header, answer and composer both ways,
-    history rows and Delete all, deleting a row keeps focus in the panel, Esc twice,
-    focus back on the link."""
+    the history's search box, rows, Export all, Import and Delete all, deleting a row
+    keeps focus in the panel, Esc twice, focus back on the link."""
     page.goto(site.page_with_config("walk", "{chat: false}", '<a href="#walk">Page link</a>'))
     page.keyboard.press("Tab")
     link = page.get_by_role("link", name="Page link")
@@ -57,12 +57,24 @@ def test_a_keyboard_only_walk_through_the_panel(page: Page, site: Site) -> None:
         "Tab",
         [
             *header[1:],  # the list opens under the header: after its last button
+            page.get_by_role("searchbox", name="Search conversations"),
             row.get_by_role("button", name="retry a failed job"),
+            row.get_by_role("button", name="Export", exact=True),
             row.get_by_role("button", name="Delete conversation"),
+            page.get_by_role("button", name="Export all"),
+            page.get_by_role("button", name="Import"),
             page.get_by_role("button", name="Delete all"),
         ],
     )
-    page.keyboard.press("Shift+Tab")
+    tab_through(
+        page,
+        "Shift+Tab",
+        [
+            page.get_by_role("button", name="Import"),
+            page.get_by_role("button", name="Export all"),
+            row.get_by_role("button", name="Delete conversation"),
+        ],
+    )
     page.keyboard.press("Enter")  # Delete conversation: its row, and focus, go
     expect(page.get_by_text("No conversations yet.")).to_be_visible()
     expect(history).to_be_focused()

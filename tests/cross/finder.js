@@ -8,7 +8,7 @@
     ARTICLE: () => "article",
     BUTTON: () => "button",
     H1: () => "heading", H2: () => "heading", H3: () => "heading", H4: () => "heading",
-    INPUT: (e) => ({ checkbox: "checkbox", radio: "radio", button: "button", submit: "button" })[e.type] || "textbox",
+    INPUT: (e) => ({ checkbox: "checkbox", radio: "radio", button: "button", submit: "button", search: "searchbox" })[e.type] || "textbox",
     LI: () => "listitem",
     OL: () => "list",
     SECTION: (e) => (e.hasAttribute("aria-label") ? "region" : ""),

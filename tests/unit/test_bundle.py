@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from builder import bundle, pyodide_wasm
-from builder.bundle import (
+from builder.runtime import bundle, pyodide_wasm
+from builder.runtime.bundle import (
     LOADER_MARK,
     MANIFEST_MARK,
     MICROPYTHON_DIR,
@@ -38,15 +38,15 @@ from builder.bundle import (
     zstd,
     zstd_wasm,
 )
-from builder.cjk_tables import (
+from builder.runtime.cjk_tables import (
     iconv_ranges,
     table_ranges,
     without_cjk_tables,
     without_iconv_tables,
 )
-from builder.pyodide_bytecode import pyscript_modules
-from builder.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
-from builder.wasm_data import Memory
+from builder.runtime.pyodide_bytecode import pyscript_modules
+from builder.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
+from builder.runtime.wasm_data import Memory
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from widget.core.docs_index import Section, load_index
 from widget.core.errors import ConfigError
@@ -107,7 +107,7 @@ def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> 
     """What importing pyodide_wasm loads (a fresh interpreter's sys.modules) is read
     by its cache key: an edit to any of it makes the wasm again."""
     script = (
-        "import json, sys, builder.pyodide_wasm;"
+        "import json, sys, builder.runtime.pyodide_wasm;"
         "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
         " if n.startswith('builder.'))))"
     )
@@ -738,7 +738,9 @@ def test_frozen_modules_give_way_to_lean_ones_in_place() -> None:
 
 def test_an_unknown_wasm_asks_for_the_cjk_tables_to_be_found_again() -> None:
     """Another Pyodide's wasm is refused with the command that maps its tables."""
-    with pytest.raises(ConfigError, match=r"python -m builder\.cjk_tables path/to/cpython"):
+    with pytest.raises(
+        ConfigError, match=r"python -m builder\.runtime\.cjk_tables path/to/cpython"
+    ):
         without_cjk_tables(b"\0asm\1\0\0\0")
 
 

@@ -80,6 +80,7 @@ def test_defaults_match_the_design() -> None:
         "embeddings": None,
         "events": {"text": False},
         "askParam": "ask",
+        "server": None,
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from builder.demo_answers import DEMO_NOTICE, demo_answer, demo_reply
+from builder.demo.answers import DEMO_NOTICE, demo_answer, demo_reply
 from widget.core.answers import chat_request, plan_answer
 from widget.core.config import parse_config
 from widget.core.docs_index import Section, load_index

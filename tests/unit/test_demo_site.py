@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from builder.demo_site import render_site, rewrite_links
+from builder.demo.pages import render_site, rewrite_links
 from widget.core.errors import ConfigError
 
 SITE = Path(__file__).resolve().parents[2] / "site_demo"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.extract import extract_site
-from builder.page_sections import read_page
+from builder.site.extract import extract_site
+from builder.site.page_sections import read_page
 from widget.core.docs_index import Section
 from widget.core.errors import DocsIndexError
 

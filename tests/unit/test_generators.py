@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from builder.extract import DUPLICATE_LEAST, Extracted, extract_site
+from builder.site.extract import DUPLICATE_LEAST, Extracted, extract_site
 from widget.core.docs_index import Section
 
 GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"

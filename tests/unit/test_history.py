@@ -2,7 +2,7 @@
 
 Stored-value cases live in tests/fixtures/history/: ``stored_values.txt`` (markdown-it-py's
 fixture format: title, the raw stored value, what loads from it), ``v1_archive.json`` with
-its expected schema 2 form ``v1_as_v2.json``, and ``utf16_sizes.json``.
+its expected current (schema 3) form ``v1_as_v3.json``, and ``utf16_sizes.json``.
 """
 
 from __future__ import annotations
@@ -92,14 +92,16 @@ def test_dump_is_compact_deterministic_json() -> None:
         scope="api",
         gate=Gate(top_score=0.125, threshold=0.25),
         results=(ResultItem("/b.html", "B", "snip"),),
+        citations="k1.e30.c2ln",
     )
     assert stored(Conversation("c1", (full,), "idx-9")) == (
-        '{"version":2,"conversations":[{"id":"c1","index_version":"idx-9","turns":['
+        '{"version":3,"conversations":[{"id":"c1","index_version":"idx-9","turns":['
         '{"question":"Où?","quote":"passage","answer":"Ici [1].",'
         '"sources":[{"address":"/a.html#x","title":"A","ref":1}],"vote":"down","vote_id":"v1",'
         '"reasons":["wrong"],"sentence":"Too old","scope":"api",'
         '"gate":{"top_score":0.125,"threshold":0.25},"asked_at":10,"finished_at":20,'
-        '"status":"results","results":[{"address":"/b.html","title":"B","snippet":"snip"}]}'
+        '"status":"results","results":[{"address":"/b.html","title":"B","snippet":"snip"}],'
+        '"citations":"k1.e30.c2ln"}'
         "]}]}"
     )
 
@@ -149,15 +151,25 @@ def test_a_5000_digit_time_skips_only_its_turn() -> None:
     assert result.skipped == 1
 
 
-def test_v1_archive_migrates_to_v2() -> None:
+def test_v1_archive_migrates_to_current() -> None:
     """A schema 1 archive loads with defaults for new fields and asks to be rewritten."""
     result = load_archive((FIXTURES / "v1_archive.json").read_text(encoding="utf-8"))
-    expected = json.loads((FIXTURES / "v1_as_v2.json").read_text(encoding="utf-8"))
+    expected = json.loads((FIXTURES / "v1_as_v3.json").read_text(encoding="utf-8"))
     assert (result.needs_rewrite, result.skipped) == (True, 0)
     assert json.loads(dump_archive(result.archive)) == expected
     assert expected["version"] == SCHEMA_VERSION
     rewritten = load_archive(dump_archive(result.archive))
     assert (rewritten.archive, rewritten.needs_rewrite) == (result.archive, False)
+
+
+def test_v2_turn_migrates_to_v3_without_citations() -> None:
+    """A schema 2 archive (before server installs) loads as is, with no signed citation
+    list, and asks to be rewritten in schema 3."""
+    record = '{"question":"q","answer":"a [1]","status":"done","asked_at":5,"finished_at":6}'
+    result = load_archive('{"version":2,"conversations":[{"id":"a","turns":[' + record + "]}]}")
+    (turn,) = result.archive.conversations[0].turns
+    assert (turn.answer, turn.citations, result.needs_rewrite) == ("a [1]", "", True)
+    assert json.loads(dump_archive(result.archive))["version"] == SCHEMA_VERSION == 3
 
 
 def test_missing_optional_fields_take_defaults() -> None:
@@ -355,7 +367,7 @@ def test_upsert_overwrites_garbage(raw: str) -> None:
 
 def test_writes_refuse_to_overwrite_a_newer_schema() -> None:
     """A value from a newer version is never overwritten; the error says how to fix it."""
-    newer = '{"version":3,"conversations":[]}'
+    newer = '{"version":4,"conversations":[]}'
     with pytest.raises(StorageError, match="Reload the page"):
         upsert(newer, chat("a", turn(1)), **ROOMY)
     with pytest.raises(StorageError, match="Delete all"):

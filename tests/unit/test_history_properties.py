@@ -122,7 +122,7 @@ def test_dump_load_round_trips(archive: Archive) -> None:
 def test_the_dump_is_compact_json_of_the_whole_record(archive: Archive) -> None:
     """Joined from each conversation's JSON, the dump is what encoding it whole gives."""
     dumped = dump_archive(archive)
-    assert dumped == history._encode(json.loads(dumped))
+    assert dumped == history.compact_json(json.loads(dumped))
 
 
 @unhurried

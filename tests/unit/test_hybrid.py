@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.bundle import INDEX_PART, hashed_name
-from builder.embeddings import VectorCache, embed_sections, passage
-from builder.extract import extract_site
+from builder.runtime.bundle import INDEX_PART, hashed_name
+from builder.site.embeddings import VectorCache, embed_sections, passage
+from builder.site.extract import extract_site
 from tests.fake_embeddings import DIMENSION, MODEL, vector
 from widget.core.docs_index import DocsIndex, Section, load_index
 from widget.core.errors import DocsIndexError

@@ -1,5 +1,5 @@
 """The Node tests of the panel's pure JavaScript modules (``tests/js``, Node's own runner,
-``node --test``), run here so ``./dev test`` includes them; and ``builder.js_modules``,
+``node --test``), run here so ``./dev test`` includes them; and ``builder.runtime.js_modules``,
 which writes those modules into the script that imports them."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.js_modules import inlined
+from builder.runtime.js_modules import inlined
 from widget.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]

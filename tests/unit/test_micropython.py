@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.bundle import MICROPYTHON_DIR, SHARED_CORE
+from builder.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
 
 CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
 
@@ -23,12 +23,15 @@ from widget.core.errors import LifecycleError, ProtocolError
 from widget.core.i18n import direction, relative_time, table, text
 from widget.core.lifecycle import Lifecycle
 from widget.core.protocol import arguments, decode_reply, encode_reply
+from widget.core.copy_text import answer_markdown
 
 turn = {"question": "q", "quote": "", "status": "done", "scope": "", "answer": "<p>a</p>",
         "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": [], "key": "1",
+        "text": "a [1]",
         "feedback": {"vote": "", "reasons": [], "sentence": ""}}
 reply = decode_reply("finish", json.loads(encode_reply("finish", {"turn": turn, "session": "{}"})))
 print(reply.turn.sources[0].address, reply.turn.sources[0].ref, reply.turn.status)
+print(answer_markdown(reply.turn.text, [("A [b]", "https://d.org/a b(1)", 1), ("C", "/c", 0)], "S"))
 for bad in [(None, 1), (None, True, 3), ("x", "yes")]:
     try:
         arguments("save", bad)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
-from builder.bundle import ALERTS, EMBED_WORDS
+from builder.runtime.bundle import ALERTS, EMBED_WORDS
 from widget.core.config import STORAGE_NAMES, Preload
 from widget.core.i18n import table
 from widget.core.lifecycle import Lifecycle

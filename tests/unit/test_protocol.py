@@ -28,6 +28,7 @@ TURN = {
     "status": "done",
     "scope": "",
     "answer": "<p>Retry.</p>",
+    "text": "Retry.",
     "sources": [{"address": "/a.html#b", "title": "B", "ref": 1}],
     "results": [],
     "feedback": {"vote": "", "reasons": [], "sentence": ""},

@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from widget.core.docs_index import Section
+from widget.core.history import Source
 from widget.core.index_build import build_index, split_index
 from widget.core.protocol import CALLS, decode_reply, encode_reply
+from widget.core.server_wire import ServerQuestion, question_body
 
 SECTIONS = [
     Section("/guides/retries.html", "Retries", "Retries", "Failed jobs are retried with backoff."),
@@ -100,7 +102,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
 
-    assert reply("restore", tab.restore(None, None)).conversation is None
+    assert reply("restore", tab.restore(None, None, None)).conversation is None
     question = "how do I retry? token=ghp_FAKE0123456789abcdefghijklmnopqrstuv"
     fetched.clear()
     asked = reply("ask", run(tab.ask(question, "", "", "")))
@@ -110,7 +112,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     stored = reply("save", tab.save(None, False)).value
     assert stored is not None
 
-    listing = reply("conversations", tab.conversations(stored))
+    listing = reply("conversations", tab.conversations(stored, ""))
     [row] = listing.rows
     assert listing.current == row.id and row.when_unit == "second"
     assert reply("check_regressed", tab.check_regressed(stored)).regressed is False
@@ -130,8 +132,8 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
     tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en", None))
     # The model path streams with fetch: stand a finished stream in for it.
-    stream = types.SimpleNamespace(answer=["Retry it ", "[1]."], error=None, stop=lambda: None)
-    tab_module.AnswerStream = lambda url, body, renderer, idle_s: stream
+    stream = finished_stream(["Retry it ", "[1]."])
+    tab_module.AnswerStream = lambda url, body, renderer, idle_s, **kw: stream
     asked = reply("ask", run(tab.ask("how do I retry a job", "", "", "")))
     assert asked.streaming is True and json.loads(asked.in_flight)["status"] == "stopped"
     stopped = reply("finish", tab.finish("stopped"))
@@ -143,6 +145,51 @@ def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> No
     failed = reply("finish", tab.finish("failed"))
     assert failed.turn.status == "results" and failed.turn.results
     assert "HTTP 500" in tab_module.warnings[-1]
+
+
+def finished_stream(answer: list[str], **server: object) -> Any:
+    """A stand-in for an AnswerStream that has ended; ``server``: what a server sent."""
+    fields = {"sources": None, "answering": True, "citations": ""} | server
+    return types.SimpleNamespace(answer=answer, error=None, stop=lambda: None, **fields)
+
+
+def test_in_server_mode_the_worker_sends_only_the_readers_words(tab_module: Any) -> None:
+    """With ``server`` set, the question goes to SERVER/answer with the wire's fields only
+    (no messages, no model); the server's numbering names the sources, its signed list is
+    kept on the turn and sent back with the follow-up, with the earlier exchange."""
+    config = json.dumps({"server": "/docs-panel-api/", "model": "never-sent"})
+    tab, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    sent: list[tuple[str, dict[str, Any], bool]] = []
+    server_sources = (Source("/guides/retries.html", "Retries", 1),)
+    stream = finished_stream(["Back off [1]."], sources=server_sources, citations="k1.p.s")
+
+    def answer_stream(url: str, body: Any, renderer: Any, idle_s: float, **kw: Any) -> Any:
+        sent.append((url, body, kw.get("server", False)))
+        return stream
+
+    tab_module.AnswerStream = answer_stream
+    asked = reply("ask", run(tab.ask("password=hunter2hunter2 retry?", "", "", "be brief")))
+    assert asked.streaming is True
+    url, body, server = sent[-1]
+    assert url == "https://docs.example.org/docs-panel-api/answer" and server is True
+    assert sorted(body) == sorted(question_body(ServerQuestion(question="")))
+    assert "hunter2" not in json.dumps(body) and body["instruction"] == "be brief"
+    assert body["citations"] == "" and body["history"] == []
+    done = reply("finish", tab.finish("done"))
+    assert [(s.address, s.ref) for s in done.turn.sources] == [("/guides/retries.html", 1)]
+    assert tab.conversation.turns[-1].citations == "k1.p.s"
+
+    stream.citations = ""
+    run(tab.ask("and how long between attempts?", "", "", ""))
+    _, follow_up, _ = sent[-1]
+    assert follow_up["citations"] == "k1.p.s"
+    assert follow_up["history"][0]["answer"] == "Back off [1]."
+    tab.finish("done")
+
+    stream.answering = False  # the server's gate stayed shut: the sections, as results
+    shut = reply("finish", (run(tab.ask("retry a job", "", "", "")), tab.finish("done"))[1])
+    assert shut.turn.status == "results" and shut.turn.results
+    assert tab.feedback_endpoint == "https://docs.example.org/docs-panel-api/feedback"
 
 
 def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any) -> None:
@@ -179,3 +226,57 @@ def test_with_consent_asked_nothing_is_written_until_the_reader_accepts(tab_modu
     assert (denied.record, denied.stored) == (False, "denied") and "history" in denied.forget
     assert "consent" not in denied.forget
     assert reply("save", tab.save(stored, False)).value is None
+
+
+def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> None:
+    """Private: save writes nothing, the copy for sessionStorage has the turn, a reload
+    of the tab takes it back from that copy, and no vote reaches the local log."""
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
+    reply("set_private", tab.set_private(True))
+    asked = reply("ask", run(tab.ask("retry a job", "", "", "")))
+    assert reply("save", tab.save(None, False)).value is None
+    copy = reply("private_copy", tab.private_copy(False)).copy
+    assert json.loads(copy)["conversations"][0]["turns"][0]["question"] == "retry a job"
+    voted = reply("vote", tab.vote(None, asked.turn.key, "up", "", ""))
+    assert voted.value is None and voted.feedback.vote == "up"
+    with pytest.raises(tab_module.ProtocolError, match="first question"):
+        tab.set_private(False)
+
+    conversation_id = json.loads(copy)["conversations"][0]["id"]
+    left = json.dumps({"id": conversation_id, "left": True})
+    again, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
+    restored = reply("restore", again.restore(None, left, copy))
+    assert restored.private is True and restored.conversation.id == conversation_id
+    assert reply("save", again.save(None, False)).value is None
+    reply("new_chat", again.new_chat())
+    assert again.private is False
+
+
+def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
+    """An export of this site imports back into an empty archive; another site's file is
+    refused with nothing to write; the search finds a conversation by its answer."""
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
+    run(tab.ask("retry a job", "", "", ""))
+    stored = reply("save", tab.save(None, False)).value
+    exported = reply("export", tab.export(stored, ""))
+    assert (
+        exported.name.startswith("docs-panel-docs.example.org-") and exported.name[-5:] == ".json"
+    )
+    merged = reply("import_file", tab.import_file(None, exported.text))
+    assert merged.refused == "" and merged.changed == 1
+    assert json.loads(merged.value) == json.loads(stored)
+    elsewhere = exported.text.replace(json.dumps(tab.origin), '"https://evil.example"')
+    refused = reply("import_file", tab.import_file(stored, elsewhere))
+    assert (refused.value, refused.changed, refused.refused) == (None, 0, "other_site")
+    assert reply("import_file", tab.import_file(stored, "{")).refused == "damaged"
+    assert [r.title for r in reply("conversations", tab.conversations(stored, "RETRY")).rows]
+    assert reply("conversations", tab.conversations(stored, "nothing-like-it")).rows == []
+    # As the reader types: the archive the list last read, filtered again.
+    assert len(reply("filter_conversations", tab.filter_conversations("retry")).rows) == 1
+    assert reply("conversations", tab.conversations(None, "")).rows == []
+    assert reply("filter_conversations", tab.filter_conversations("")).rows == []
+    off, _ = run(
+        tab_module.Tab.start('{"history": {"enabled": false}}', "/index.json", PAGE, "", None)
+    )
+    with pytest.raises(tab_module.ProtocolError, match="history off"):
+        off.import_file(None, exported.text)

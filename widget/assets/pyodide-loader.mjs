@@ -4,7 +4,7 @@
 // - no pyodide-lock.json request (the panel installs no packages, so an empty
 //   lock with the runtime's own `info` is all Pyodide checks);
 // - the standard library trimmed to what the worker imports, as bytecode for
-//   this exact interpreter (builder/pyodide_bytecode.py);
+//   this exact interpreter (builder/runtime/pyodide_bytecode.py);
 // - the big files fetched as their Zstandard twins and decoded here as they
 //   arrive (no browser decodes anything smaller than gzip: the loader brings
 //   Zstandard's own decoder as wasm), so every host sends the same fifth-smaller

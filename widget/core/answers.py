@@ -100,15 +100,26 @@ class Plan:
             for n, s in enumerate(self.context, start=1)
         )
 
-    def answer_turn(self, answer: str, status: Status, *, asked_at: int, finished_at: int) -> Turn:
-        """The model's answer (whole, or as far as it got) as a turn, with its sources."""
-        return self._turn(
-            status,
-            asked_at,
-            finished_at,
-            answer=answer,
-            sources=cited_sources(answer, self.context_sources),
+    def answer_turn(
+        self,
+        answer: str,
+        status: Status,
+        *,
+        asked_at: int,
+        finished_at: int,
+        context: tuple[Source, ...] | None = None,
+        citations: str = "",
+    ) -> Turn:
+        """The model's answer (whole, or as far as it got) as a turn, with its sources.
+
+        ``context``: the numbered sections the answer was made from, when a server
+        install numbered them (its own retrieval), else this plan's; ``citations``: the
+        server's signed list of what it cited."""
+        numbered = self.context_sources if context is None else context
+        turn = self._turn(
+            status, asked_at, finished_at, answer=answer, sources=cited_sources(answer, numbered)
         )
+        return replace(turn, citations=citations) if citations else turn
 
     def in_flight_turn(self, *, asked_at: int) -> Turn:
         """The answer while it streams, as ``pagehide`` stores it: no text yet, and the
@@ -282,18 +293,31 @@ def cited_sources(answer: str, context: Sequence[Source]) -> tuple[Source, ...]:
 
 
 def chat_request(
-    plan: Plan, config: Config, previous: Conversation | None, *, instruction: str = ""
+    plan: Plan,
+    config: Config,
+    previous: Conversation | None,
+    *,
+    instruction: str = "",
+    instruction_as_user: bool = False,
 ) -> dict[str, object]:
     """The Chat Completions request body for a plan whose gate is open, with the
-    reader's ``instruction`` (redacted) if they gave one."""
+    reader's ``instruction`` (redacted) if they gave one.
+
+    ``instruction_as_user``: a server install's system messages hold only text it wrote
+    itself and its own index's sections, so the instruction, which comes from the
+    request, goes at the head of the reader's message instead."""
     messages: list[dict[str, str]] = [{"role": "system", "content": _system_message(plan)}]
-    if instruction.strip():
-        messages.append({"role": "system", "content": READER_INSTRUCTION + instruction.strip()})
+    instruction = instruction.strip()
+    if instruction and not instruction_as_user:
+        messages.append({"role": "system", "content": READER_INSTRUCTION + instruction})
     earlier = [turn for turn in previous.turns if turn.answer] if previous else []
     for turn in earlier[-HISTORY_TURNS:]:
         messages.append({"role": "user", "content": _user_message(turn.question, turn.quote)})
         messages.append({"role": "assistant", "content": _clip(turn.answer, HISTORY_ANSWER_CHARS)})
-    messages.append({"role": "user", "content": _user_message(plan.question, plan.quote)})
+    asked = _user_message(plan.question, plan.quote)
+    if instruction and instruction_as_user:
+        asked = f"{READER_INSTRUCTION}{instruction}\n\n{asked}"
+    messages.append({"role": "user", "content": asked})
     return {"model": config.model, "stream": True, "messages": messages}
 
 

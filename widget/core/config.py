@@ -64,6 +64,7 @@ STORAGE_NAMES: Final = (
     "composer.draft",
     "instruction",
     "consent",
+    "private",
 )
 """The storage keys' names after the prefix (contract §4): ``docs-panel.history`` and so on."""
 
@@ -137,6 +138,9 @@ class Config:
     events: EventsConfig = field(default_factory=EventsConfig)
     ask_param: str | None = "ask"
     """``?ask=…`` on a page opens the panel and asks once; None: no deep links."""
+    server: str | None = None
+    """A server install's path or URL: it answers (``endpoint``, ``model`` and ``gate``
+    are then the server's); None: answers are built in the browser."""
 
     def storage_key(self, name: str) -> str:
         """The storage key for ``name`` under this site's prefix, e.g. ``docs-panel.history``."""
@@ -461,6 +465,7 @@ _CONFIG_KEYS: Final = {
         'null or a query parameter name of 1 to 40 characters from A-Z, a-z, 0-9, "_" and "-"',
         _nullable(_ask_param),
     ),
+    "server": _simple(f"null or {_ADDRESS}", _nullable(_address)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     Config: _CONFIG_KEYS,

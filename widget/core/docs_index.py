@@ -548,6 +548,10 @@ class DocsIndex:
             path = paths[page_of[number]]
             self._by_address[f"{path}#{anchors[number]}" if anchors[number] else path] = number
 
+    def part_keys(self) -> tuple[str, ...]:
+        """Every part of a split index (none for a whole one): a server adds them all."""
+        return tuple(self._files)
+
     def part_file(self, key: str) -> str:
         """The file (beside the index) that holds part ``key``."""
         return self._files[key]

@@ -45,3 +45,22 @@ class LifecycleError(WidgetError):
 
 class PageApiError(WidgetError):
     """A page's call to ``window.docsPanel.open/close/newChat/ask`` has a bad argument."""
+
+
+class SignatureError(WidgetError):
+    """A signed citation list that is not to be trusted (see ``signing.py``).
+
+    ``reason``: ``malformed``, ``unknown-key``, ``forged`` or ``expired``, for counting.
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+
+
+class RequestError(WidgetError):
+    """A request to the server install that is refused: ``status`` is the HTTP status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status

@@ -52,7 +52,7 @@ from typing import Final, Literal, TypeVar, cast, get_args
 
 from widget.core.errors import StorageError
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 QUOTE_LIMIT: Final = 500
 QUESTION_LIMIT: Final = 4000
 """A question's characters once redacted, typed or arriving by a deep link (``?ask=``)."""
@@ -116,6 +116,9 @@ class Turn:
     scope: str | None = None
     gate: Gate | None = None
     results: tuple[ResultItem, ...] = ()
+    citations: str = ""
+    """A server install's signed list of what the answer cited (``widget.core.signing``),
+    sent back with a follow-up; empty for answers made in the browser."""
 
     def __post_init__(self) -> None:
         if len(self.quote) > QUOTE_LIMIT:
@@ -204,7 +207,7 @@ def utf16_bytes(text: str) -> int:
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
-def _encode(value: object) -> str:
+def compact_json(value: object) -> str:
     """Compact JSON keeping non-ASCII as is ("é" costs 2 bytes stored, "\\u00e9" 12)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     # A lone surrogate can only sit inside a JSON string; escaping it keeps the value
@@ -232,10 +235,11 @@ def turn_record(turn: Turn) -> dict[str, object]:
         "results": [
             {"address": r.address, "title": r.title, "snippet": r.snippet} for r in turn.results
         ],
+        "citations": turn.citations,
     }
 
 
-def _conversation_record(conversation: Conversation) -> dict[str, object]:
+def conversation_record(conversation: Conversation) -> dict[str, object]:
     return {
         "id": conversation.id,
         "index_version": conversation.index_version,
@@ -244,11 +248,11 @@ def _conversation_record(conversation: Conversation) -> dict[str, object]:
 
 
 def _conversation_json(conversation: Conversation) -> str:
-    return _encode(_conversation_record(conversation))
+    return compact_json(conversation_record(conversation))
 
 
 def _archive_json(conversations: Iterable[str]) -> str:
-    """The archive from its conversations' JSON: what ``_encode`` of the whole record
+    """The archive from its conversations' JSON: what ``compact_json`` of the whole record
     gives, so a write that sized each conversation need not encode it again."""
     return f'{{"version":{SCHEMA_VERSION},"conversations":[{",".join(conversations)}]}}'
 
@@ -257,7 +261,7 @@ def dump_archive(archive: Archive) -> str:
     """The archive as the compact, deterministic JSON string to store.
 
     >>> dump_archive(Archive())
-    '{"version":2,"conversations":[]}'
+    '{"version":3,"conversations":[]}'
     """
     return _archive_json(_LAST.json_of(c) for c in archive.conversations)
 
@@ -388,6 +392,7 @@ def _parse_turn(record: object) -> Turn:
         scope=_optional(fields, "scope", _optional_text, None),
         gate=_optional(fields, "gate", _gate, None),
         results=_optional(fields, "results", _tuple_of(_result), ()),
+        citations=_optional(fields, "citations", _text, ""),
     )
 
 
@@ -429,9 +434,12 @@ def _unchanged(record: object) -> object:
 
 
 # Each readable schema version -> how its turn records become the current shape.
-# Conversations and the envelope have kept their shape since version 1.
+# Conversations and the envelope have kept their shape since version 1. Schema 3
+# added a turn's ``citations`` (a server install's signed list): a schema 2 turn
+# has none, its default, so it reads unchanged.
 _TURN_UPGRADES: Final[dict[int, Callable[[object], object]]] = {
     1: _upgrade_v1_turn,
+    2: _unchanged,
     SCHEMA_VERSION: _unchanged,
 }
 
@@ -455,6 +463,33 @@ def _parse_conversation(
         index_version=_optional(fields, "index_version", _text, ""),
     )
     return conversation, len(records) - len(turns)
+
+
+def conversations_strictly(version: object, entries: object) -> tuple[Conversation, ...]:
+    """Conversations written by schema ``version``, all or nothing: an imported file is
+    refused whole (``ValueError`` naming what is wrong) where the archive skips an entry.
+
+    >>> conversations_strictly(2, [{"id": "c1", "turns": []}])
+    Traceback (most recent call last):
+    ...
+    ValueError: conversation 1 has no turn, an id seen before, or a turn that does not parse
+    """
+    upgrade = _TURN_UPGRADES.get(version) if type(version) is int else None
+    if upgrade is None or not isinstance(entries, list):
+        raise ValueError("no conversations list of a known schema version")
+    found: dict[str, Conversation] = {}
+    for number, entry in enumerate(entries, start=1):
+        try:
+            conversation, skipped = _parse_conversation(entry, upgrade)
+        except _Invalid:
+            raise ValueError(f"conversation {number} does not parse") from None
+        if skipped or not conversation.turns or conversation.id in found:
+            raise ValueError(
+                f"conversation {number} has no turn, an id seen before, "
+                "or a turn that does not parse"
+            )
+        found[conversation.id] = conversation
+    return tuple(found.values())
 
 
 def _json_int(digits: str) -> int | float:
@@ -553,7 +588,7 @@ def load_archive(raw: str | None) -> LoadResult:
     return LoadResult(decoded.archive, needs_rewrite=needs_rewrite, skipped=decoded.skipped)
 
 
-def _archive_to_write(raw: str | None) -> Archive:
+def writable_archive(raw: str | None) -> Archive:
     """The stored archive a write starts from; garbage is overwritten, newer data is not."""
     decoded = _decode(raw)
     if decoded.newer:
@@ -569,7 +604,7 @@ def _archive_to_write(raw: str | None) -> Archive:
 
 
 def _size(record: object) -> int:
-    return utf16_bytes(_encode(record))
+    return utf16_bytes(compact_json(record))
 
 
 def _fitting_count(sizes: Iterable[int], empty_size: int, budget: int) -> int:
@@ -590,7 +625,7 @@ def _fitting_count(sizes: Iterable[int], empty_size: int, budget: int) -> int:
 def _newest_turns_that_fit(conversation: Conversation, budget: int) -> Conversation | None:
     """The conversation within ``budget`` bytes: without the turns too big to ever fit,
     then without its oldest turns. None if no turn fits."""
-    empty_size = _size(_conversation_record(replace(conversation, turns=())))
+    empty_size = _size(conversation_record(replace(conversation, turns=())))
     sized = [(turn, _size(turn_record(turn))) for turn in conversation.turns]
     storable = [(turn, size) for turn, size in sized if empty_size + size <= budget]
     count = _fitting_count((size for _, size in reversed(storable)), empty_size, budget)
@@ -666,7 +701,7 @@ def upsert(
 
     Raises ``StorageError`` when ``raw`` was written by a newer schema.
     """
-    stored = _archive_to_write(raw)
+    stored = writable_archive(raw)
     merged = _merged(stored.find(conversation.id), conversation)
     others = tuple(c for c in stored.conversations if c.id != conversation.id)
     ordered = ((merged,) if merged.turns else ()) + others
@@ -681,7 +716,7 @@ def delete(raw: str | None, conversation_id: str) -> str:
 
     Raises ``StorageError`` when ``raw`` was written by a newer schema.
     """
-    stored = _archive_to_write(raw)
+    stored = writable_archive(raw)
     kept = tuple(c for c in stored.conversations if c.id != conversation_id)
     return dump_archive(Archive(kept))
 

@@ -169,7 +169,7 @@ def build_index(
 @dataclass(frozen=True, slots=True)
 class Embedded:
     """Every section's vector code by address (``vectors.encode``), and the model and
-    dimension they share (``builder.embeddings`` makes them)."""
+    dimension they share (``builder.site.embeddings`` makes them)."""
 
     model: str
     dimension: int

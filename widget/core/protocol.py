@@ -51,6 +51,7 @@ RECORDS = {
         "status": "str",  # "done" | "stopped" | "results"
         "scope": "str",
         "answer": "str",  # rendered and sanitized HTML
+        "text": "str",  # the answer's Markdown as stored ("Copy answer")
         "sources": "Source*",
         "results": "Result*",
         "feedback": "Feedback",
@@ -85,9 +86,11 @@ CALLS = {
         },
     ),
     "restore": (
-        (("history", "str?"), ("session", "str?")),
+        # private: this tab's private conversation (sessionStorage), if any
+        (("history", "str?"), ("session", "str?"), ("private", "str?")),
         {
             "adopted": "bool",
+            "private": "bool",  # the conversation restored is a private one
             "conversation": "Conversation?",
             "session": "str",
             "rewrite": "bool",
@@ -123,7 +126,27 @@ CALLS = {
     "finish": ((("outcome", "str"),), {"turn": "Turn", "session": "str"}),
     "save": ((("history", "str?"), ("checkpoint", "bool")), _ARCHIVE),
     "evict": ((("history", "str"),), _ARCHIVE),
-    "conversations": ((("history", "str?"),), {"rows": "Row*", "current": "str?"}),
+    # query: the reader's words in "Search conversations" ("": every row)
+    "conversations": (
+        (("history", "str?"), ("query", "str")),
+        {"rows": "Row*", "current": "str?"},
+    ),
+    # As the reader types: the archive the list last read, filtered again (a megabyte
+    # archive read and sent at each keystroke cost more than the filtering).
+    "filter_conversations": ((("query", "str"),), {"rows": "Row*", "current": "str?"}),
+    "export": (
+        (("history", "str?"), ("id", "str")),  # id "": every conversation
+        {"name": "str", "text": "str"},  # the file to download
+    ),
+    "import_file": (
+        (("history", "str?"), ("text", "str")),
+        # value: the archive to write (null: none); refused: "" or why the file was
+        # refused ("other_site" | "newer" | "damaged"); changed: conversations merged in
+        {"value": "str?", "changed": "int", "refused": "str"},
+    ),
+    # A new chat's conversation is private: never in the archive, kept in sessionStorage.
+    "set_private": ((("on", "bool"),), {}),
+    "private_copy": ((("checkpoint", "bool"),), {"copy": "str?"}),  # null: nothing to keep
     "open_conversation": (
         (("history", "str?"), ("id", "str")),
         {"conversation": "Conversation?", "session": "str"},
@@ -154,6 +177,10 @@ CALLS = {
     ),
 }
 """Each call: its arguments as (name, type) in order, and its reply's fields."""
+
+IMPORT_FILE_LIMIT = 8 * 1024 * 1024
+"""Characters of an import file (``import_file``'s ``text``) read at most: four full
+archives' worth. The shell reads no bigger file; the worker refuses a longer text."""
 
 STORED = ("history", "feedback")
 """Arguments that carry a stored value (the archive, the feedback log); a call's reply

@@ -36,6 +36,7 @@ def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, objec
         "status": turn.status,
         "scope": turn.scope or "",
         "answer": answer,
+        "text": turn.answer,
         "sources": [source_view(source) for source in turn.sources],
         "results": [result_view(item, index) for item in turn.results],
         "feedback": feedback_view(turn),

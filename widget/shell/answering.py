@@ -212,9 +212,12 @@ class Answering:
             self.controls(False)
 
     def _draw(self, article, turn: "Turn", failed):
-        for old in article.querySelectorAll(".answer, .after, .sources-block, .votes"):
+        for old in article.querySelectorAll(
+            ".answer, .after, .sources-block, .copy-answer, .votes"
+        ):
             old.remove()
-        for element in answer_elements(turn, self.ask_again, self.panel.votes.bar, failed):
+        panel = self.panel
+        for element in answer_elements(turn, self.ask_again, panel.votes.bar, panel.copier, failed):
             article.append(element)
 
     def _throttled(self, article, turn: "Turn", wait_s):

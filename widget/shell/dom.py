@@ -18,6 +18,7 @@ ICONS = {
     "close": '<path d="M18 6 6 18M6 6l12 12"/>',
     "clock": '<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>',
     "sliders": '<path d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1 14h6M9 8h6M17 16h6"/>',
+    "download": '<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>',
     "bin": '<path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"/>',
 }
 

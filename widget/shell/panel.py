@@ -26,11 +26,13 @@ from shell.answering import Answering
 from shell.client import WorkerClient
 from shell.composer import Composer
 from shell.consent import Consent
+from shell.copying import Copier
 from shell.dom import clear, h, icon_button, listen
 from shell.events import Events
 from shell.history_list import HistoryList
 from shell.page_api import PageApi
 from shell.persistence import Keeper
+from shell.private import Privacy
 from shell.quoting import Quoting
 from shell.settings import Settings
 from shell.sheet import Sheet
@@ -57,6 +59,8 @@ class Panel:
         self.page_api = PageApi(self)
         self.settings = Settings(self.keeper)
         self.quoting = Quoting(self.client, self.started, self.spawn)
+        self.copier = Copier(self.root, self.spawn)
+        self.privacy = Privacy(self.keeper, self.client, self.spawn)
 
     def spawn(self, coroutine):
         """Run ``coroutine`` as a task whose failure is reported, never lost."""
@@ -144,6 +148,7 @@ class Panel:
             self.progress,
             self.consent.notice,
             self.status,
+            self.privacy.marker,
             self.thread,
             self.composer.form,
             self.announcer,
@@ -164,14 +169,20 @@ class Panel:
 
     def show_conversation(self, conversation: "Conversation"):
         clear(self.thread)
+        self.privacy.shown()
         if conversation is None:
             self.status.hidden = True
-            self.thread.append(empty_state())
+            empty = empty_state()
+            switch = self.privacy.switch()
+            if switch is not None:
+                empty.append(switch)
+            self.thread.append(empty)
             return
         self.status.hidden = not conversation.docs_changed
+        again, votes = self.answering.ask_again, self.votes.bar
         for turn in conversation.turns:
             article = turn_article(turn.question, turn.quote, self.scope_label(turn.scope))
-            for element in answer_elements(turn, self.answering.ask_again, self.votes.bar):
+            for element in answer_elements(turn, again, votes, self.copier):
                 article.append(element)
             self.thread.append(article)
             self.composer.follow_scope(turn.scope)  # a follow-up keeps the turn's scope
@@ -230,6 +241,7 @@ class Panel:
 
     async def new_chat(self):
         await self.answering.settle()
+        self.privacy.leave()
         self.show_conversation(None)
         self.composer.focus()
         if self.client.ready:

@@ -35,6 +35,7 @@ class Keeper:
         self.record = False
         self.keep_in_flight = False
         self.session = None  # this tab's "conversation" value, from the worker
+        self.private = False  # the conversation on screen is private (shell/private.py)
         self._draft_task = None
 
     def area(self, name):
@@ -76,13 +77,18 @@ class Keeper:
         """This tab's conversation (a Conversation record or None) and its draft, if
         the tab is the one that left them; stored values are brought up to date."""
         restored = await self.client.call(
-            "restore", history=self.get("history"), session=self.get("conversation")
+            "restore",
+            history=self.get("history"),
+            session=self.get("conversation"),
+            private=self.get("private"),
         )
+        self.private = restored.private
         if restored.rewrite:  # an older schema, or garbage skipped
             await self.write("normalize")
         draft = self.get("composer.draft") if restored.adopted else None
         if not restored.adopted:  # a copy of the sessionStorage of the tab that opened this one
             self.remove("composer.draft")
+            self.remove("private")
         self.set_session(restored.session)
         if restored.persist:  # the answer that was streaming came back as a stopped turn
             await self.persist()
@@ -107,9 +113,23 @@ class Keeper:
 
     async def persist(self, checkpoint=False):
         """Merge this tab's conversation into the archive (``checkpoint``: with the
-        answer streaming now, as a stopped turn)."""
-        if self.record:
+        answer streaming now, as a stopped turn); a private one goes to this tab's
+        sessionStorage instead, and never to localStorage."""
+        if not self.record:
+            return
+        if self.private:
+            value = (await self.client.call("private_copy", checkpoint=checkpoint)).copy
+            if value is not None:
+                self.tab.set(self.keys["private"], value)
+        else:
             await self.write("save", checkpoint=checkpoint)
+
+    def set_private(self, on):
+        """The conversation on screen is private from now on (or no longer: another one
+        is on screen, and the private one is let go)."""
+        self.private = on
+        if not on:
+            self.remove("private")
 
     def set_session(self, session):
         self.session = session

@@ -44,6 +44,7 @@ async def boot(panel):
     panel.settings.restore()
     if panel.keeper.record:
         await restore(panel)
+    panel.privacy.ready(panel.keeper.record)  # before the progressbar goes: ready means ready
     panel.progress.remove()
     panel.history.button.disabled = False
     panel.started.set()

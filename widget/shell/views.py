@@ -38,15 +38,16 @@ def turn_article(question, quote, scope_label=""):
     return article
 
 
-def answer_elements(turn: "Turn", on_ask_again, votes, failed=False):
-    """A finished turn below its question: answer, Stopped + Ask again, sources, or
-    results; then ``votes(turn)``, the vote buttons."""
-    out = _answer_body(turn, on_ask_again, failed)
+def answer_elements(turn: "Turn", on_ask_again, votes, copier, failed=False):
+    """A finished turn below its question: answer (its code blocks with "Copy code"),
+    Stopped + Ask again, sources and "Copy answer", or results; then ``votes(turn)``,
+    the vote buttons."""
+    out = _answer_body(turn, on_ask_again, copier, failed)
     out.append(votes(turn))
     return out
 
 
-def _answer_body(turn: "Turn", on_ask_again, failed):
+def _answer_body(turn: "Turn", on_ask_again, copier, failed):
     if turn.status == "results":
         out = []
         if failed:
@@ -54,6 +55,7 @@ def _answer_body(turn: "Turn", on_ask_again, failed):
         return out + results_elements(turn.results, intro=not failed)
     body = h("div", {"class": "answer", "dir": "auto"})
     body.innerHTML = turn.answer  # rendered and sanitized by the worker
+    copier.code_buttons(body)
     out = [body]
     if turn.status == "stopped":
         again = h("button", {"class": "text", "type": "button"}, say("ask_again"))
@@ -63,6 +65,8 @@ def _answer_body(turn: "Turn", on_ask_again, failed):
         )
     if turn.sources:
         out.append(sources_block(turn.sources))
+    if turn.text.strip():
+        out.append(copier.answer_button(turn))
     return out
 
 
@@ -124,7 +128,7 @@ def streaming_answer():
     )
 
 
-def history_row(row: "Row", current, when, on_open, on_delete):
+def history_row(row: "Row", current, when, on_open, on_export, on_delete):
     opener = h(
         "button",
         {"class": "open", "type": "button", "aria-current": "true" if current else None},
@@ -132,7 +136,10 @@ def history_row(row: "Row", current, when, on_open, on_delete):
         h("span", {"class": "when"}, when),
     )
     listen(opener, "click", lambda event: on_open(row.id))
+    export = icon_button(
+        say("export"), "download", lambda event: on_export(row.id), css="icon row-action"
+    )
     remove = icon_button(
         say("delete_conversation"), "bin", lambda event: on_delete(row.id), css="icon bin"
     )
-    return h("li", None, opener, remove)
+    return h("li", None, opener, export, remove)

@@ -25,10 +25,13 @@ import widget.core.docs_index
 import widget.core.errors
 import widget.core.feedback
 import widget.core.history
+import widget.core.history_export
+import widget.core.history_search
 import widget.core.lifecycle
 import widget.core.protocol
 import widget.core.redact
 import widget.core.render
+import widget.core.server_wire
 import widget.core.session
 import widget.core.stream
 import widget.core.throttle

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,9 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from widget.core.errors import StreamError
-from widget.core.stream import ChatDelta, ChatStreamDecoder, ContentDelta, ReasoningDelta
+from widget.core.history import Source
+from widget.core.server_wire import CitationsDelta, ServerStreamDecoder, SourcesDelta
+from widget.core.stream import ChatStreamDecoder, ContentDelta, ReasoningDelta
 from widget.core.throttle import retry_after
 
 if TYPE_CHECKING:
@@ -67,6 +69,8 @@ class AnswerStream:
         body: dict[str, object],
         renderer: Callable[[], StreamingRenderer],
         idle_s: float,
+        *,
+        server: bool = False,
     ) -> None:
         self._make_renderer = renderer  # called once the request is out (a slow import)
         self._renderer: StreamingRenderer | None = None
@@ -76,6 +80,12 @@ class AnswerStream:
         self._text: list[str] = []  # content not yet pulled
         self._reasoning: list[str] = []
         self.answer: list[str] = []  # all content so far: what a stopped turn keeps
+        # From a server install (``server``): its numbered sections, whether its gate
+        # opened, and its signed list of what the answer cited.
+        self._server = server
+        self.sources: tuple[Source, ...] | None = None
+        self.answering = True
+        self.citations = ""
         self.ended = False
         self.error: StreamError | None = None
         self._pulled_at = 0.0
@@ -141,7 +151,7 @@ class AnswerStream:
                     retry_after(response.status, header or None, now_s=time.time()),
                 )
             reader = response.body.getReader()
-            decoder = ChatStreamDecoder()
+            decoder = ServerStreamDecoder() if self._server else ChatStreamDecoder()
             while not (chunk := await self._within_idle(reader.read(), url)).done:
                 self._take(decoder.feed(chunk.value.to_bytes()))
             self._take(decoder.close())
@@ -164,9 +174,18 @@ class AnswerStream:
                 "answer was given up (docsPanel.idleTimeout)"
             ) from None
 
-    def _take(self, deltas: list[ChatDelta]) -> None:
+    def cite(self, n: int) -> str | None:
+        """The address of the server's section ``[n]`` (None: not from a server, or no such)."""
+        found = [s.address for s in self.sources or () if s.ref == n]
+        return found[0] if found else None
+
+    def _take(self, deltas: Sequence[object]) -> None:
         for delta in deltas:
-            if isinstance(delta, ContentDelta):
+            if isinstance(delta, SourcesDelta):
+                self.sources, self.answering = delta.sources, delta.answering
+            elif isinstance(delta, CitationsDelta):
+                self.citations = delta.token
+            elif isinstance(delta, ContentDelta):
                 self._text.append(delta.text)
                 self.answer.append(delta.text)
             elif isinstance(delta, ReasoningDelta):

@@ -28,6 +28,7 @@ from urllib.parse import urljoin, urlsplit
 import js  # type: ignore[import-not-found]
 
 from widget.core.answers import (
+    HISTORY_TURNS,
     NeedParts,
     Plan,
     asked_question,
@@ -48,6 +49,7 @@ from widget.core.feedback import (
     should_send,
 )
 from widget.core.history import (
+    Archive,
     Conversation,
     Status,
     Turn,
@@ -55,14 +57,22 @@ from widget.core.history import (
     delete,
     dump_archive,
     evict_one_more,
-    listing,
     load_archive,
     regressed,
     turn_record,
     upsert,
 )
+from widget.core.history_export import ImportRefused, export_file, merge_import, read_export
+from widget.core.history_search import matching
 from widget.core.lifecycle import CHECKPOINT_S
 from widget.core.redact import redact_text
+from widget.core.server_wire import (
+    ANSWER_PATH,
+    FEEDBACK_PATH,
+    Exchange,
+    ServerQuestion,
+    question_body,
+)
 from widget.core.session import adopts, read_session, session_value, stopped_turn
 from widget.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
 from widget.worker.delivery import deliver
@@ -118,13 +128,20 @@ class Tab:
         self.page_url = redact_text(page_url)  # as a vote report names it
         embeddings = config.embeddings
         self.embeddings_url = urljoin(page_url, embeddings.endpoint) if embeddings else None
-        feedback = config.feedback_endpoint
+        # A server install answers at SERVER/answer and, unless told otherwise, takes votes.
+        server = config.server.rstrip("/") if config.server else None
+        self.server_url = urljoin(page_url, server + ANSWER_PATH) if server else None
+        feedback = config.feedback_endpoint or (server + FEEDBACK_PATH if server else None)
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
         # Whether this tab writes to storage: history.enabled, and the reader's consent
         # when the site asks for it (widget.core.consent).
         self.record = config.history.enabled
         self.conversation: Conversation | None = None
+        # A private conversation is never merged into the archive; the shell keeps it in
+        # sessionStorage (``private_copy``) for reloads of this tab only.
+        self.private = False
         self.answer: _Answer | None = None
+        self.listed = Archive()  # what the history list last read, for filtering as one types
         # The sections retrieved for each turn asked here, by turn key: a vote report
         # carries them (a restored turn has none; retrieval is never stored).
         self.retrieved: dict[str, tuple[str, ...]] = {}
@@ -161,12 +178,15 @@ class Tab:
     def _view(self, conversation: Conversation | None) -> object:
         return conversation_view(conversation, self.index, self.origin)
 
-    def restore(self, history: str | None, session: str | None) -> Reply:
-        """At start-up: the conversation this tab goes on with, if it is its own."""
+    def restore(self, history: str | None, session: str | None, private: str | None) -> Reply:
+        """At start-up: the conversation this tab goes on with, if it is its own (from
+        the archive, or this tab's ``private`` copy)."""
         loaded = load_archive(history)
         left = read_session(session)
         wanted = left.conversation_id if adopts(left) else None
-        self.conversation = loaded.archive.find(wanted) if wanted else None
+        kept_private = load_archive(private).archive.find(wanted) if wanted and private else None
+        self.private = kept_private is not None
+        self.conversation = kept_private or (loaded.archive.find(wanted) if wanted else None)
         # The answer that was streaming when the page left comes back stopped.
         persist = False
         if wanted and left.in_flight is not None and self.keeps_in_flight:
@@ -178,6 +198,7 @@ class Tab:
                 persist = True
         return {
             "adopted": adopts(left),
+            "private": self.private,
             "conversation": self._view(self.conversation),
             "session": self._session(),
             # An older schema or skipped garbage: store the archive in today's form.
@@ -229,6 +250,8 @@ class Tab:
         if self.conversation is None:
             self.conversation = self._new_conversation()
         self.retrieved[str(asked_at)] = tuple(hit.section.address for hit in plan.hits)
+        if self.config.chat and self.server_url:  # the server retrieves again and decides
+            return self._ask_server(plan, asked_at, question, scope, quote, instruction)
         if not (self.config.chat and plan.gate_open):
             turn = plan.results_turn(asked_at=asked_at, finished_at=_now())
             self._keep(turn)
@@ -245,6 +268,46 @@ class Tab:
             )
 
         stream = AnswerStream(self.endpoint, body, renderer, self.config.idle_timeout)
+        self.answer = _Answer(plan, asked_at, stream)
+        in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
+        return self._asked(plan, None, in_flight)
+
+    def _ask_server(
+        self, plan: Plan, asked_at: int, question: str, scope: str, quote: str, instruction: str
+    ) -> Reply:
+        """Stream the answer from the server install. It is sent only what the reader
+        gave; ``plan`` (this tab's own retrieval) is the search results if it fails."""
+        assert self.server_url is not None
+        answered = [turn for turn in self._turns() if turn.answer]
+        signed = [turn.citations for turn in self._turns() if turn.sources]
+        asked = ServerQuestion(
+            question=plan.question,
+            scope=scope,
+            quote=plan.quote,
+            instruction=redact_text(instruction),
+            page_url=self.page_url,
+            language=self.language,
+            history=tuple(
+                Exchange(question=t.question, answer=t.answer, quote=t.quote)
+                for t in answered[-HISTORY_TURNS:]
+            ),
+            citations=signed[-1] if signed else "",
+        )
+        stream: AnswerStream | None = None
+
+        def renderer() -> StreamingRenderer:
+            from widget.core.render import StreamingRenderer  # markdown-it and bleach: only now
+
+            def cite(n: int) -> str | None:
+                return stream.cite(n) if stream is not None else None
+
+            return StreamingRenderer(
+                site_origin=self.origin, page_exists=self.index.has_page, cite=cite
+            )
+
+        stream = AnswerStream(
+            self.server_url, question_body(asked), renderer, self.config.idle_timeout, server=True
+        )
         self.answer = _Answer(plan, asked_at, stream)
         in_flight = json.dumps(turn_record(plan.in_flight_turn(asked_at=asked_at)))
         return self._asked(plan, None, in_flight)
@@ -308,10 +371,13 @@ class Tab:
         """The ended answer as a turn of ``outcome``: "done", "stopped" or "failed"."""
         answer = self._streaming()
         self.answer = None
-        if outcome == "failed":  # the model failed mid-answer: the reader gets the sections
-            js.console.warn(
-                f"docs-panel: answering with search results instead: {answer.stream.error}"
-            )
+        # A server whose gate stayed shut answers with no text: the matching sections.
+        shut = outcome == "done" and not answer.stream.answering
+        if outcome == "failed" or shut:  # the model failed mid-answer: the sections instead
+            if not shut:
+                js.console.warn(
+                    f"docs-panel: answering with search results instead: {answer.stream.error}"
+                )
             turn = answer.plan.results_turn(asked_at=answer.asked_at, finished_at=_now())
         elif outcome in ("done", "stopped"):
             turn = self._answer_turn(answer, "done" if outcome == "done" else "stopped")
@@ -321,8 +387,15 @@ class Tab:
         return {"turn": turn_view(turn, self.index, self.origin), "session": self._session()}
 
     def _answer_turn(self, answer: _Answer, status: Status) -> Turn:
-        text = "".join(answer.stream.answer)
-        return answer.plan.answer_turn(text, status, asked_at=answer.asked_at, finished_at=_now())
+        text, stream = "".join(answer.stream.answer), answer.stream
+        return answer.plan.answer_turn(
+            text,
+            status,
+            asked_at=answer.asked_at,
+            finished_at=_now(),
+            context=stream.sources,
+            citations=stream.citations,
+        )
 
     def _new_conversation(self) -> Conversation:
         return Conversation(id=secrets.token_hex(8), turns=(), index_version=self.index.version)
@@ -335,9 +408,8 @@ class Tab:
     def save(self, history: str | None, checkpoint: bool) -> Reply:
         """The archive with this tab's conversation merged in, bounds applied (null: no
         write). ``checkpoint``: the answer streaming now goes in as a stopped turn first."""
-        if checkpoint and self.answer is not None and self.keeps_in_flight:
-            self._keep(self._answer_turn(self.answer, "stopped"))
-        if self.conversation is None or not self.record:
+        self._checkpoint(checkpoint)
+        if self.conversation is None or not self.record or self.private:
             return {"value": None}
         bounds = self.config.history
         try:
@@ -352,26 +424,77 @@ class Tab:
             value = None
         return {"value": value}
 
+    def _checkpoint(self, checkpoint: bool) -> None:
+        if checkpoint and self.answer is not None and self.keeps_in_flight:
+            self._keep(self._answer_turn(self.answer, "stopped"))
+
+    def set_private(self, on: bool) -> Reply:
+        """Make the new chat's conversation private (or not): only before its first turn."""
+        if self._turns():
+            raise ProtocolError("set_private after the first question: the shell hides it then")
+        self.private = on
+        return {}
+
+    def private_copy(self, checkpoint: bool) -> Reply:
+        """The private conversation as this tab's sessionStorage keeps it (null: none),
+        in the archive's format; ``checkpoint`` as for ``save``."""
+        self._checkpoint(checkpoint)
+        if not (self.private and self.conversation and self.conversation.turns):
+            return {"copy": None}
+        return {"copy": dump_archive(Archive((self.conversation,)))}
+
+    def export(self, history: str | None, id: str) -> Reply:
+        """The export file of one stored conversation (``id``), or of all (``id`` "")."""
+        archive = load_archive(history).archive
+        exported = export_file(archive, [id] if id else None, origin=self.origin, now_ms=_now())
+        return {"name": exported.name, "text": exported.text}
+
+    def import_file(self, history: str | None, text: str) -> Reply:
+        """The archive with an export file merged in; a file refused changes nothing."""
+        bounds = self.config.history
+        if not self.record:  # history off, or no consent (yet): nothing is written
+            raise ProtocolError("import_file with history off or no consent: no Import is offered")
+        try:
+            merged = merge_import(
+                history,
+                read_export(text, origin=self.origin),
+                max_conversations=bounds.max,
+                max_bytes=bounds.max_bytes,
+            )
+        except ImportRefused as err:
+            js.console.warn(f"docs-panel: import refused: {err}")
+            return {"value": None, "changed": 0, "refused": err.reason}
+        except StorageError as err:  # a newer version's archive: never overwrite it
+            js.console.warn(f"docs-panel: {err}")
+            return {"value": None, "changed": 0, "refused": "newer"}
+        return {"value": merged.value, "changed": merged.changed, "refused": ""}
+
     def evict(self, history: str) -> Reply:
         """A smaller archive after a full quota; null when only this turn is left."""
         return {"value": evict_one_more(history)}
 
-    def conversations(self, history: str | None) -> Reply:
-        """The history list: newest activity first, with when its last question was asked."""
+    def conversations(self, history: str | None, query: str) -> Reply:
+        """The history list: newest activity first, with when its last question was asked;
+        only the conversations holding every word of ``query`` when it is not blank."""
+        self.listed = load_archive(history).archive
+        return self.filter_conversations(query)
+
+    def filter_conversations(self, query: str) -> Reply:
+        """The rows of the archive the list last read that hold every word of ``query``."""
         now = _now()
-        rows = [history_row(row, now=now) for row in listing(load_archive(history).archive)]
+        rows = [history_row(row, now=now) for row in matching(self.listed, query)]
         return {"rows": rows, "current": self.conversation.id if self.conversation else None}
 
     def open_conversation(self, history: str | None, id: str) -> Reply:
         """Switch this tab to a stored conversation; the reader carries on in it."""
         found = load_archive(history).archive.find(id)
         if found is not None:
-            self.conversation = found
+            self.conversation, self.private = found, False
         return {"conversation": self._view(found), "session": self._session()}
 
     def new_chat(self) -> Reply:
         """Start afresh; the old conversation stays in the archive."""
-        self.conversation = None
+        self.conversation, self.private = None, False
         return {"session": self._session()}
 
     def delete_conversation(self, history: str | None, id: str) -> Reply:
@@ -411,7 +534,9 @@ class Tab:
         if endpoint and should_send(self.config.feedback.send, voted.vote, previous=turn.vote):
             deliver(endpoint, sent)
         conversation_id = self.conversation.id if self.conversation else ""
-        logged = log_vote(feedback, conversation_id, sent) if self.record else None
+        # A private conversation's votes stay off the device too (the endpoint still gets them).
+        logs = self.record and not self.private
+        logged = log_vote(feedback, conversation_id, sent) if logs else None
         return {"value": logged, "feedback": feedback_view(voted)}
 
     def _turns(self) -> tuple[Turn, ...]:

@@ -73,4 +73,23 @@ STRINGS = {
     "delete_all": "حذف الكل",
     "confirm_delete_all": "تأكيد حذف الكل",
     "cancel": "إلغاء",
+    # copying answers and code
+    "copy_answer": "نسخ الإجابة",
+    "copy_code": "نسخ الشيفرة",
+    "copied": "تم النسخ",
+    "copy_failed": "تعذّر النسخ",
+    # searching, exporting and importing conversations
+    "search_conversations": "البحث في المحادثات",
+    "no_matches": "لا توجد محادثات مطابقة",
+    "export": "تصدير",
+    "export_all": "تصدير الكل",
+    "import": "استيراد",
+    "imported": "المحادثات المستوردة: {n}",
+    "import_other_site": "هذا الملف من موقع آخر، لذلك لم يُستورد أي شيء.",
+    "import_newer": "أُنشئ هذا الملف بإصدار أحدث من المساعد، لذلك لم يُستورد أي شيء.",
+    "import_damaged": "هذا الملف ليس تصديرًا للمحادثات أو أنه تالف، لذلك لم يُستورد أي شيء.",
+    # a private conversation
+    "private": "محادثة خاصة",
+    "private_marker": "خاصة",
+    "private_note": "لا تُحفظ على هذا الجهاز، وتختفي عند إغلاق هذا التبويب.",
 }

@@ -77,4 +77,27 @@ STRINGS = {
     "delete_all": "Alle löschen",
     "confirm_delete_all": "Löschen aller bestätigen",
     "cancel": "Abbrechen",
+    # copying answers and code
+    "copy_answer": "Antwort kopieren",
+    "copy_code": "Code kopieren",
+    "copied": "Kopiert",
+    "copy_failed": "Kopieren nicht möglich",
+    # searching, exporting and importing conversations
+    "search_conversations": "Unterhaltungen durchsuchen",
+    "no_matches": "Keine Unterhaltung passt",
+    "export": "Exportieren",
+    "export_all": "Alle exportieren",
+    "import": "Importieren",
+    "imported": "Importierte Unterhaltungen: {n}",
+    "import_other_site": "Diese Datei stammt von einer anderen"
+    " Website, daher wurde nichts importiert.",
+    "import_newer": "Diese Datei stammt von einer neueren Version"
+    " des Assistenten, daher wurde nichts importiert.",
+    "import_damaged": "Diese Datei ist kein Export von Unterhaltungen"
+    " oder beschädigt, daher wurde nichts importiert.",
+    # a private conversation
+    "private": "Private Unterhaltung",
+    "private_marker": "Privat",
+    "private_note": "Wird nicht auf diesem Gerät gespeichert;"
+    " weg, sobald Sie diesen Tab schließen.",
 }

@@ -74,4 +74,25 @@ STRINGS = {
     "delete_all": "Delete all",
     "confirm_delete_all": "Confirm delete all",
     "cancel": "Cancel",
+    # copying answers and code
+    "copy_answer": "Copy answer",
+    "copy_code": "Copy code",
+    "copied": "Copied",
+    "copy_failed": "Could not copy",
+    # searching, exporting and importing conversations
+    "search_conversations": "Search conversations",
+    "no_matches": "No conversations match",
+    "export": "Export",
+    "export_all": "Export all",
+    "import": "Import",
+    "imported": "Conversations imported: {n}",
+    "import_other_site": "This file comes from another site, so nothing was imported.",
+    "import_newer": "This file was made by a newer version of"
+    " the assistant, so nothing was imported.",
+    "import_damaged": "This file is not a conversation export, or"
+    " it is damaged, so nothing was imported.",
+    # a private conversation
+    "private": "Private conversation",
+    "private_marker": "Private",
+    "private_note": "Not kept on this device; gone when you close this tab.",
 }

@@ -77,4 +77,25 @@ STRINGS = {
     "delete_all": "Eliminar todo",
     "confirm_delete_all": "Confirmar eliminar todo",
     "cancel": "Cancelar",
+    # copying answers and code
+    "copy_answer": "Copiar respuesta",
+    "copy_code": "Copiar código",
+    "copied": "Copiado",
+    "copy_failed": "No se pudo copiar",
+    # searching, exporting and importing conversations
+    "search_conversations": "Buscar conversaciones",
+    "no_matches": "Ninguna conversación coincide",
+    "export": "Exportar",
+    "export_all": "Exportar todo",
+    "import": "Importar",
+    "imported": "Conversaciones importadas: {n}",
+    "import_other_site": "Este archivo viene de otro sitio, así que no se importó nada.",
+    "import_newer": "Este archivo lo creó una versión más reciente"
+    " del asistente, así que no se importó nada.",
+    "import_damaged": "Este archivo no es una exportación de conversaciones"
+    " o está dañado, así que no se importó nada.",
+    # a private conversation
+    "private": "Conversación privada",
+    "private_marker": "Privada",
+    "private_note": "No se guarda en este dispositivo; desaparece al cerrar esta pestaña.",
 }

@@ -77,4 +77,25 @@ STRINGS = {
     "delete_all": "Tout supprimer",
     "confirm_delete_all": "Confirmer la suppression",
     "cancel": "Annuler",
+    # copying answers and code
+    "copy_answer": "Copier la réponse",
+    "copy_code": "Copier le code",
+    "copied": "Copié",
+    "copy_failed": "Copie impossible",
+    # searching, exporting and importing conversations
+    "search_conversations": "Rechercher dans les conversations",
+    "no_matches": "Aucune conversation ne correspond",
+    "export": "Exporter",
+    "export_all": "Tout exporter",
+    "import": "Importer",
+    "imported": "Conversations importées : {n}",
+    "import_other_site": "Ce fichier provient d’un autre site : rien n’a été importé.",
+    "import_newer": "Ce fichier a été créé par une version plus"
+    " récente de l’assistant : rien n’a été importé.",
+    "import_damaged": "Ce fichier n’est pas un export de conversations"
+    " ou il est endommagé : rien n’a été importé.",
+    # a private conversation
+    "private": "Conversation privée",
+    "private_marker": "Privée",
+    "private_note": "Non conservée sur cet appareil ; disparaît à la fermeture de cet onglet.",
 }

@@ -75,4 +75,25 @@ STRINGS = {
     "delete_all": "すべて削除",
     "confirm_delete_all": "すべて削除を確定",
     "cancel": "キャンセル",
+    # copying answers and code
+    "copy_answer": "回答をコピー",
+    "copy_code": "コードをコピー",
+    "copied": "コピーしました",
+    "copy_failed": "コピーできませんでした",
+    # searching, exporting and importing conversations
+    "search_conversations": "会話を検索",
+    "no_matches": "一致する会話はありません",
+    "export": "エクスポート",
+    "export_all": "すべてエクスポート",
+    "import": "インポート",
+    "imported": "インポートした会話: {n}",
+    "import_other_site": "このファイルは別のサイトのものなので、何もインポートしませんでした。",
+    "import_newer": "このファイルは新しいバージョンのアシスタントで作られたため、"
+    "何もインポートしませんでした。",
+    "import_damaged": "このファイルは会話のエクスポートではないか破損しているため、"
+    "何もインポートしませんでした。",
+    # a private conversation
+    "private": "プライベート会話",
+    "private_marker": "プライベート",
+    "private_note": "この端末には保存されず、このタブを閉じると消えます。",
 }

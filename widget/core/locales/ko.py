@@ -73,4 +73,25 @@ STRINGS = {
     "delete_all": "모두 삭제",
     "confirm_delete_all": "모두 삭제 확인",
     "cancel": "취소",
+    # copying answers and code
+    "copy_answer": "답변 복사",
+    "copy_code": "코드 복사",
+    "copied": "복사됨",
+    "copy_failed": "복사할 수 없습니다",
+    # searching, exporting and importing conversations
+    "search_conversations": "대화 검색",
+    "no_matches": "일치하는 대화가 없습니다",
+    "export": "내보내기",
+    "export_all": "모두 내보내기",
+    "import": "가져오기",
+    "imported": "가져온 대화: {n}",
+    "import_other_site": "이 파일은 다른 사이트의 것이므로 아무것도 가져오지 않았습니다.",
+    "import_newer": "이 파일은 더 새로운 버전의 도우미가 만든"
+    " 것이므로 아무것도 가져오지 않았습니다.",
+    "import_damaged": "이 파일은 대화 내보내기 파일이 아니거나"
+    " 손상되어 아무것도 가져오지 않았습니다.",
+    # a private conversation
+    "private": "비공개 대화",
+    "private_marker": "비공개",
+    "private_note": "이 기기에 저장되지 않으며, 이 탭을 닫으면 사라집니다.",
 }

@@ -76,4 +76,25 @@ STRINGS = {
     "delete_all": "Excluir tudo",
     "confirm_delete_all": "Confirmar excluir tudo",
     "cancel": "Cancelar",
+    # copying answers and code
+    "copy_answer": "Copiar resposta",
+    "copy_code": "Copiar código",
+    "copied": "Copiado",
+    "copy_failed": "Não foi possível copiar",
+    # searching, exporting and importing conversations
+    "search_conversations": "Pesquisar conversas",
+    "no_matches": "Nenhuma conversa corresponde",
+    "export": "Exportar",
+    "export_all": "Exportar tudo",
+    "import": "Importar",
+    "imported": "Conversas importadas: {n}",
+    "import_other_site": "Este arquivo vem de outro site, então nada foi importado.",
+    "import_newer": "Este arquivo foi criado por uma versão mais"
+    " recente do assistente, então nada foi importado.",
+    "import_damaged": "Este arquivo não é uma exportação de conversas"
+    " ou está danificado, então nada foi importado.",
+    # a private conversation
+    "private": "Conversa privada",
+    "private_marker": "Privada",
+    "private_note": "Não fica guardada neste dispositivo; some quando você fechar esta aba.",
 }

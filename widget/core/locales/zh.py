@@ -73,4 +73,23 @@ STRINGS = {
     "delete_all": "全部删除",
     "confirm_delete_all": "确认全部删除",
     "cancel": "取消",
+    # copying answers and code
+    "copy_answer": "复制回答",
+    "copy_code": "复制代码",
+    "copied": "已复制",
+    "copy_failed": "无法复制",
+    # searching, exporting and importing conversations
+    "search_conversations": "搜索对话",
+    "no_matches": "没有匹配的对话",
+    "export": "导出",
+    "export_all": "全部导出",
+    "import": "导入",
+    "imported": "已导入的对话：{n}",
+    "import_other_site": "此文件来自其他网站，因此未导入任何内容。",
+    "import_newer": "此文件由更新版本的助手生成，因此未导入任何内容。",
+    "import_damaged": "此文件不是对话导出文件或已损坏，因此未导入任何内容。",
+    # a private conversation
+    "private": "私密对话",
+    "private_marker": "私密",
+    "private_note": "不会保存在此设备上；关闭此标签页后即消失。",
 }

@@ -1,0 +1,1 @@
+"""The demo: site_demo's Markdown as pages, and its answers without a model."""

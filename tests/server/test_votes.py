@@ -1,0 +1,236 @@
+"""The votes store on SQLite and on a real PostgreSQL: migrations, the last report per
+id, refusals, and durability when the writing process is killed."""
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+import pytest
+
+from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
+from tests.services import free_port
+from widget.core.errors import ConfigError
+from widget.server.vote_report import Report, parse_report
+from widget.server.votes import (
+    SqliteVotes,
+    VotesError,
+    VotesStore,
+    open_votes,
+)
+from widget.server.votes_sql import SCHEMA_VERSION
+
+T = TypeVar("T")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new, empty votes database of each kind: a SQLite path or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "votes.sqlite3")
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+def with_store(database: str, work: Callable[[VotesStore], Awaitable[T]]) -> T:
+    async def run() -> T:
+        store = await open_votes(database, Path("unused"))
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def vote(n: int, vote: str | None, voted_at: int, **changes: Any) -> Report:
+    """Vote ``n``'s report (``vote-n``) as the server takes it."""
+    sent = json.loads(vote_body(n, "up", voted_at))
+    return parse_report(json.dumps({**sent, "vote": vote, **changes}).encode())
+
+
+def query(database: str, sql: str) -> list[tuple[Any, ...]]:
+    """``sql`` run and committed beside the store, as another client would; its rows."""
+    if database.startswith("postgresql://"):
+        with psycopg.connect(database) as connection:
+            cursor = connection.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+    with sqlite3.connect(database) as connection:
+        return connection.execute(sql).fetchall()
+
+
+def migrations(database: str) -> list[int]:
+    return [v for (v,) in query(database, "SELECT version FROM docs_panel_migrations ORDER BY 1")]
+
+
+def test_an_empty_database_is_migrated_once(database: str) -> None:
+    with_store(database, lambda store: store.put(vote(1, "up", 10)))
+    assert migrations(database) == list(range(1, SCHEMA_VERSION + 1))
+    with_store(database, lambda store: store.put(vote(2, "down", 11)))  # opened again
+    assert migrations(database) == list(range(1, SCHEMA_VERSION + 1))
+    reports = with_store(database, lambda store: store.reports())
+    assert [(r["id"], r["vote"]) for r in reports] == [("vote-1", "up"), ("vote-2", "down")]
+
+
+def test_instances_starting_at_once_migrate_once(database: str) -> None:
+    async def run() -> None:
+        stores = await asyncio.gather(*(open_votes(database, Path("unused")) for _ in range(6)))
+        await asyncio.gather(*(s.put(vote(n, "up", n)) for n, s in enumerate(stores)))
+        for store in stores:
+            await store.close()
+
+    asyncio.run(run())
+    assert migrations(database) == list(range(1, SCHEMA_VERSION + 1))
+    assert len(with_store(database, lambda store: store.reports())) == 6
+
+
+def test_a_database_newer_than_the_code_is_refused(database: str) -> None:
+    with_store(database, lambda store: store.reports())
+    newer = SCHEMA_VERSION + 1
+    query(database, f"INSERT INTO docs_panel_migrations VALUES ({newer}, 0)")
+    with pytest.raises(VotesError, match=f"schema version {newer}; .* upgrade docs-panel"):
+        with_store(database, lambda store: store.reports())
+
+
+def test_the_last_report_per_id_wins(database: str) -> None:
+    async def run(store: VotesStore) -> list[tuple[Any, ...]]:
+        await store.put(vote(1, "up", 100))
+        await store.put(vote(1, "down", 200, reasons=["wrong"], sentence="Too old"))
+        await store.put(vote(1, "up", 100))  # a late retry of the first report
+        await store.put(vote(2, "up", 100))
+        await store.put(vote(2, None, 300))  # taken back: the receiver learns it
+        await store.put(vote(3, "up", 50))
+        await store.put(vote(3, "down", 50))  # same time: the later arrival
+        return [(r["id"], r["vote"], r["voted_at"]) for r in await store.reports()]
+
+    assert with_store(database, run) == [
+        ("vote-3", "down", 50),
+        ("vote-1", "down", 200),
+        ("vote-2", None, 300),
+    ]
+    assert query(database, "SELECT COUNT(*) FROM docs_panel_votes") == [(3,)]
+
+
+def test_a_report_comes_back_as_it_was_sent(database: str) -> None:
+    sent = vote(7, "down", 1, reasons=["outdated", "wrong"], sentence="Ünïcode ✓ \u2028 ok")
+
+    async def run(store: VotesStore) -> list[dict[str, object]]:
+        await store.put(sent)
+        return await store.reports()
+
+    assert with_store(database, run) == [json.loads(sent.body)]
+
+
+def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "votes.sqlite3"
+
+    async def run() -> None:
+        store = await open_votes(None, path)
+        assert isinstance(store, SqliteVotes) and store.path == path
+        await store.close()
+
+    asyncio.run(run())
+    assert query(str(path), "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_open_votes_refuses_what_it_cannot_use(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--database: expected a postgresql:// URL or a SQLite"):
+        asyncio.run(open_votes("mysql://root:hunter2@db/votes", tmp_path / "v.sqlite3"))
+    (tmp_path / "dir.sqlite3").mkdir()
+    with pytest.raises(VotesError, match=r"cannot open the votes database .*dir\.sqlite3"):
+        asyncio.run(open_votes(str(tmp_path / "dir.sqlite3"), tmp_path))
+
+
+def test_an_unreachable_postgresql_is_named_without_its_password() -> None:
+    url = f"postgresql://docs:hunter2@127.0.0.1:{free_port()}/votes"
+    with pytest.raises(VotesError, match=r"cannot reach the votes database postgresql://127") as e:
+        asyncio.run(open_votes(url, Path("unused")))
+    assert "hunter2" not in str(e.value) and "docs:" not in str(e.value)
+
+
+def test_postgresql_is_reconnected_when_it_drops_the_connection(postgres_url: str) -> None:
+    async def run(store: VotesStore) -> int:
+        await store.put(vote(1, "up", 1))
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert ended == [(True,)]
+        await store.put(vote(2, "up", 2))  # on a new connection
+        return len(await store.reports())
+
+    assert with_store(postgres_url, run) == 2
+
+
+def test_a_failed_write_fails_every_put_it_held(database: str) -> None:
+    async def run(store: VotesStore) -> list[BaseException | None]:
+        await store.put(vote(1, "up", 1))
+        query(database, "DROP TABLE docs_panel_votes")
+        puts = (store.put(vote(n, "up", n)) for n in range(2, 7))
+        return await asyncio.gather(*puts, return_exceptions=True)
+
+    failures = with_store(database, run)
+    assert len(failures) == 5
+    for failure in failures:
+        assert isinstance(failure, VotesError)
+        assert "docs_panel_votes" in str(failure)
+
+
+def test_puts_at_once_are_all_kept(database: str) -> None:
+    async def run(store: VotesStore) -> list[tuple[object, object]]:
+        await asyncio.gather(
+            *(store.put(vote(n, "up", n)) for n in range(300)),
+            store.put(vote(1000, "down", 2)),
+            store.put(vote(1000, "up", 1)),  # the older one, arriving in the same commit
+        )
+        return [(r["id"], r["vote"]) for r in await store.reports()]
+
+    kept = with_store(database, run)
+    assert len(kept) == 301
+    assert ("vote-1000", "down") in kept
+
+
+def test_a_cancelled_put_is_written_all_the_same(database: str) -> None:
+    async def run(store: VotesStore) -> int:
+        first = asyncio.ensure_future(store.put(vote(1, "up", 1)))
+        cancelled = asyncio.ensure_future(store.put(vote(2, "up", 2)))
+        await asyncio.sleep(0)  # both queued
+        cancelled.cancel()
+        await first
+        await store.put(vote(3, "up", 3))
+        return len(await store.reports())
+
+    assert with_store(database, run) == 3
+
+
+def test_killing_the_writer_loses_no_acknowledged_vote(database: str, tmp_path: Path) -> None:
+    """A process putting votes is killed with SIGKILL mid-stream, and started again;
+    every vote it had acknowledged (put returned: the server's 2xx) is there, as its
+    last acknowledgement said."""
+    sqlite_path = tmp_path / "unused"
+    acked = write_until_killed(database, sqlite_path, first=0, ids=150)
+    acked |= write_until_killed(database, sqlite_path, first=1000, ids=50)
+    kept = {str(r["id"]): r["vote"] for r in with_store(database, lambda store: store.reports())}
+    assert len(acked) >= 200
+    assert lost(acked, kept) == []
+    assert len(kept) - len(acked) <= 2 * WRITERS  # at most those in flight in each life
+
+
+def test_two_writers_at_once_both_killed_lose_nothing(database: str, tmp_path: Path) -> None:
+    """Two instances writing to one database (for SQLite, one file on one host), each
+    killed mid-stream: every vote either acknowledged is there."""
+    sqlite_path = tmp_path / "unused"
+    with ThreadPoolExecutor(2) as pool:
+        runs = [
+            pool.submit(write_until_killed, database, sqlite_path, first=first, ids=100)
+            for first in (0, 1_000_000)
+        ]
+        acked = runs[0].result() | runs[1].result()
+    kept = {str(r["id"]): r["vote"] for r in with_store(database, lambda store: store.reports())}
+    assert len(acked) >= 200
+    assert lost(acked, kept) == []

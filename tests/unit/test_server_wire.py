@@ -1,0 +1,94 @@
+"""The wire between the panel and a server install: what the worker sends is exactly
+what the server reads, and the server's stream decodes back to what it meant."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from widget.core.errors import RequestError, StreamError
+from widget.core.history import Source
+from widget.core.server_wire import (
+    _FIELDS,
+    DONE_EVENT,
+    CitationsDelta,
+    Exchange,
+    ServerQuestion,
+    ServerStreamDecoder,
+    SourcesDelta,
+    citations_event,
+    content_event,
+    error_event,
+    parse_question,
+    question_body,
+    reasoning_event,
+    sources_event,
+)
+from widget.core.stream import ContentDelta, Done, ReasoningDelta
+
+FULL = ServerQuestion(
+    question="how?",
+    scope="api",
+    quote="a passage",
+    instruction="be brief",
+    page_url="https://docs.example.org/a.html",
+    language="fr",
+    history=(Exchange("q1", "a1 [1]", "quoted"), Exchange("q2", "a2")),
+    citations="k1.p.s",
+)
+
+
+def test_what_the_worker_sends_is_what_the_server_reads() -> None:
+    body = question_body(FULL)
+    assert sorted(body) == sorted(_FIELDS)  # one list of fields for both sides
+    assert parse_question(json.dumps(body).encode()) == FULL
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"question": "q", "history": [{"question": "q", "answer": "a"}] * 4}, 413),
+        ({"question": "q", "history": [{"question": "q"}]}, 400),
+        ({"question": "q", "history": ["q"]}, 400),
+        ({"question": "q", "citations": None}, 400),
+        ({"question": "   "}, 400),
+        ({"scope": "api"}, 400),
+        ([], 400),
+    ],
+)
+def test_bad_bodies_are_refused_with_their_status(body: object, status: int) -> None:
+    with pytest.raises(RequestError) as refused:
+        parse_question(json.dumps(body).encode())
+    assert refused.value.status == status
+
+
+def test_the_servers_stream_decodes_split_at_every_byte() -> None:
+    wire = (
+        sources_event((Source("/a.html#x", "X é", 1),), answering=True)
+        + reasoning_event("hm")
+        + content_event("Use X [1].")
+        + citations_event("k1.p.s")
+        + DONE_EVENT
+    )
+    for at in range(len(wire)):
+        decoder = ServerStreamDecoder()
+        got = [*decoder.feed(wire[:at]), *decoder.feed(wire[at:]), *decoder.close()]
+        texts = "".join(d.text for d in got if isinstance(d, ContentDelta))
+        assert got[0] == SourcesDelta((Source("/a.html#x", "X é", 1),), True)
+        assert texts == "Use X [1]." and ReasoningDelta("hm") in got
+        assert got[-2:] == [CitationsDelta("k1.p.s"), Done()]
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        error_event("the model could not answer"),
+        b'event: sources\ndata: {"sources": [{"address": 1}], "answering": true}\n\n',
+        b"event: sources\ndata: [1]\n\n",
+        b'event: citations\ndata: {"token": 7}\n\n',
+    ],
+)
+def test_an_error_or_a_malformed_event_fails_the_stream(wire: bytes) -> None:
+    with pytest.raises(StreamError):
+        ServerStreamDecoder().feed(wire)

@@ -1,0 +1,146 @@
+"""The Sphinx extension and the MkDocs plugin, as a site owner uses them: a real build
+of a small project by the pinned generator, in the venv the wheel is installed in, with
+no node on PATH; then the built site's panel answers in Chromium (issue 31)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from builder.serve import make_server
+from tests.browser.conftest import Watch
+from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
+from tests.wheel.install import Installed
+from widget.core.docs_index import load_index
+
+pytestmark = pytest.mark.wheel
+
+
+PROJECTS = Path(__file__).parent.parent / "fixtures" / "plugins"
+# What each fixture project's config sets (idle_timeout, in snake_case, comes out camel).
+CONFIG = {
+    "chat": False,
+    "scopes": [
+        {"id": "all", "label": "All docs"},
+        {"id": "api", "label": "API", "prefix": "/api/"},
+    ],
+    "idleTimeout": 45,
+}
+_CONFIG_TAG = re.compile(r"window\.docsPanel = (\{.*?\});\n</script>")
+EMBED_TAG = '<script src="/docs-panel/embed.js" async></script>'
+
+
+@dataclass(frozen=True)
+class Generator:
+    name: str
+    config: str  # the project's config file
+    pages: tuple[str, str]  # the addresses of the install and the API page
+    bad_gate: tuple[str, str]  # a config edit that sets gate: 2
+
+    def build(self, installed: Installed, project: Path, out: Path) -> tuple[int, str]:
+        if self.name == "sphinx":
+            args: tuple[str | Path, ...] = ("python", "-m", "sphinx", "-b", "html", project, out)
+        else:
+            args = ("mkdocs", "build", "-f", project / self.config, "-d", out)
+        done = installed.run(*args, cwd=project)
+        return done.returncode, done.stdout + done.stderr
+
+
+GENERATORS = [
+    Generator(
+        "sphinx",
+        "conf.py",
+        ("/install.html", "/api/queue.html"),
+        ('"chat": False,', '"chat": False, "gate": 2,'),
+    ),
+    Generator(
+        "mkdocs",
+        "mkdocs.yml",
+        ("/install/index.html", "/api/queue/index.html"),
+        ("chat: false", "chat: false\n        gate: 2"),
+    ),
+]
+
+
+@pytest.fixture(scope="module", params=GENERATORS, ids=lambda g: g.name)
+def built(
+    request: pytest.FixtureRequest, installed: Installed, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Generator, Path]:
+    generator: Generator = request.param
+    work = tmp_path_factory.mktemp(generator.name)
+    shutil.copytree(PROJECTS / generator.name, work / "project")
+    status, output = generator.build(installed, work / "project", work / "site")
+    assert status == 0, output
+    assert "sections from 3 pages" in output  # the build's summary, in the generator's log
+    return generator, work / "site"
+
+
+def test_every_page_carries_the_panel_and_its_config(built: tuple[Generator, Path]) -> None:
+    _, site = built
+    pages = [p for p in site.rglob("*.html") if "docs-panel" not in p.parts]
+    assert len(pages) >= 4
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        head = html.split("</head>")[0]
+        assert head.count(EMBED_TAG) == 1, page
+        (config,) = _CONFIG_TAG.findall(head)
+        assert json.loads(config) == CONFIG, page
+
+
+def test_the_index_holds_the_pages_sections(built: tuple[Generator, Path]) -> None:
+    generator, site = built
+    (index_file,) = (site / "docs-panel").glob("index.*.json")
+    index = load_index(json.loads(index_file.read_bytes()))
+    install, api = generator.pages
+    assert index.lookup(f"{install}#starting-the-broker") is not None
+    assert index.lookup(f"{api}#acknowledging-a-message") is not None
+
+
+@pytest.mark.parametrize("generator", GENERATORS, ids=lambda g: g.name)
+def test_a_bad_config_stops_the_build_naming_the_key(
+    generator: Generator, installed: Installed, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / generator.name, project)
+    config = project / generator.config
+    old, new = generator.bad_gate
+    config.write_text(config.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    status, output = generator.build(installed, project, tmp_path / "site")
+    assert status != 0
+    assert "docsPanel.gate: expected a number from 0 to 1, got 2" in output
+    assert not (tmp_path / "site" / "docs-panel").exists()
+
+
+@pytest.mark.browser
+def test_the_built_sites_panel_answers(built: tuple[Generator, Path], browser: Browser) -> None:
+    """A reader on the API page asks how to start the broker: the answer (search
+    results, as the config says) links the install page's section."""
+    generator, site = built
+    server = make_server(site, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    watch = Watch(origin=url)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        watch.attach(page)
+        page.goto(url + generator.pages[1])
+        open_panel(page)
+        wait_ready(page)
+        ask(page, "How do I start the broker?")
+        results = page.get_by_role("list", name="Search results")
+        expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
+        first = results.get_by_role("link").first
+        expect(first).to_have_attribute("href", f"{generator.pages[0]}#starting-the-broker")
+        watch.check(page)
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,73 @@
+"""The one call a server install makes: the upstream model, streamed.
+
+Every step has a timeout (``Timeouts``), and what goes wrong becomes a
+:class:`StreamError` whose text names the status or the kind of failure only:
+an upstream's error body can quote the key or the prompt, so it is logged by
+status and never sent on::
+
+    async for delta in ask_upstream(client, settings, body):
+        ...  # ContentDelta, ReasoningDelta, Finish, Done
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import httpx
+
+from widget.core.errors import StreamError
+from widget.core.stream import ChatDelta, ChatStreamDecoder
+from widget.server.settings import Settings
+
+
+def upstream_client(settings: Settings) -> httpx.AsyncClient:
+    """One pooled client for the process; its timeouts bound connect and each read."""
+    timeouts = settings.timeouts
+    headers = {"Accept": "text/event-stream"}
+    if settings.upstream_key:
+        headers["Authorization"] = f"Bearer {settings.upstream_key}"
+    return httpx.AsyncClient(
+        headers=headers,
+        timeout=httpx.Timeout(
+            connect=timeouts.connect, read=timeouts.idle, write=timeouts.idle, pool=timeouts.idle
+        ),
+        limits=httpx.Limits(max_connections=None, max_keepalive_connections=100),
+    )
+
+
+async def ask_upstream(
+    client: httpx.AsyncClient, settings: Settings, body: dict[str, object]
+) -> AsyncIterator[ChatDelta]:
+    """The upstream's answer as deltas, ending with ``Done``; StreamError otherwise."""
+    timeouts = settings.timeouts
+    deadline = time.monotonic() + timeouts.total
+    decoder = ChatStreamDecoder()
+    try:
+        request = client.build_request("POST", settings.upstream, json=body)
+        async with asyncio.timeout(timeouts.first_byte):  # a deadline, no task per await
+            response = await client.send(request, stream=True)
+    except (httpx.HTTPError, OSError, TimeoutError) as err:
+        raise StreamError(f"the upstream model did not answer ({type(err).__name__})") from None
+    try:
+        if response.status_code != 200:
+            raise StreamError(f"the upstream model replied HTTP {response.status_code}")
+        chunks = response.aiter_raw()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StreamError(f"the upstream model took over {timeouts.total:g} s")
+            try:
+                async with asyncio.timeout(min(left, timeouts.idle)):
+                    chunk = await anext(chunks)
+            except StopAsyncIteration:
+                break
+            for delta in decoder.feed(chunk):
+                yield delta
+        for delta in decoder.close():
+            yield delta
+    except (httpx.HTTPError, OSError, TimeoutError) as err:
+        raise StreamError(f"the upstream model's stream failed ({type(err).__name__})") from None
+    finally:
+        await response.aclose()
