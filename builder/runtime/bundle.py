@@ -46,6 +46,7 @@ from builder.runtime.pyodide_bytecode import compile_worker, pyscript_modules
 from builder.runtime.pyodide_wasm import pruned_wasm
 from builder.runtime.runtime_archive import Runtime, deterministic_zip
 from widget.core.config import (
+    ASK_PARAM_PATTERN,
     DEFAULTS,
     LANGUAGE_PATTERN,
     SHORTCUT_PATTERN,
@@ -187,6 +188,7 @@ SHARED_CORE = (
     "errors.py",
     "i18n.py",
     "lifecycle.py",
+    "page_api.py",
     "protocol.py",
     "session_fields.py",
     *(f"locales/{path.name}" for path in sorted((WIDGET / "core" / "locales").glob("*.py"))),
@@ -317,11 +319,13 @@ def runtime_bundle() -> Runtime:
     shortcut = {"pattern": SHORTCUT_PATTERN, "fallback": DEFAULTS.shortcut}
     language = {"pattern": LANGUAGE_PATTERN, "fallback": DEFAULTS.language}
     preload = {"values": list(get_args(Preload)), "fallback": DEFAULTS.preload}
+    ask_param = {"pattern": ASK_PARAM_PATTERN, "fallback": DEFAULTS.ask_param}
     embedded = {
         "storage": storage,
         "shortcut": shortcut,
         "language": language,
         "preload": preload,
+        "askParam": ask_param,
         "session": list(EMBED_FIELDS),  # this tab's session record: its fields embed.js reads
         "words": {language: [table(language)[k] for k in EMBED_WORDS] for language in LANGUAGES},
         "alerts": alerts("en"),  # when alerts.json cannot be fetched either

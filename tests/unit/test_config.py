@@ -63,7 +63,13 @@ def test_defaults_match_the_design() -> None:
         "model": "docs-assistant",
         "gate": 0.25,
         "scopes": [],
-        "history": {"enabled": True, "max": 20, "maxBytes": 1048576, "saveOnUnload": True},
+        "history": {
+            "enabled": True,
+            "max": 20,
+            "maxBytes": 1048576,
+            "saveOnUnload": True,
+            "consent": "assumed",
+        },
         "feedbackEndpoint": None,
         "feedback": {"send": "all"},
         "language": "auto",
@@ -72,6 +78,8 @@ def test_defaults_match_the_design() -> None:
         "shortcut": "/",
         "preload": "intent",
         "embeddings": None,
+        "events": {"text": False},
+        "askParam": "ask",
         "server": None,
     }
 

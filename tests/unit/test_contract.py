@@ -20,6 +20,7 @@ from widget.core.config import (
     STORAGE_NAMES,
     Config,
     EmbeddingsConfig,
+    EventsConfig,
     FeedbackConfig,
     HistoryConfig,
     Scope,
@@ -31,7 +32,7 @@ from widget.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
 CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
 TEXT = CONTRACT.read_text(encoding="utf-8")
 # Objects whose every field has a default: the contract lists their fields.
-SECTIONS = {"history": HistoryConfig, "feedback": FeedbackConfig}
+SECTIONS = {"history": HistoryConfig, "feedback": FeedbackConfig, "events": EventsConfig}
 # Values made of fields, some required: the contract lists the value and its fields.
 RECORDS = {"scopes": ("scopes[]", Scope), "embeddings": ("embeddings", EmbeddingsConfig)}
 REQUIRED = object()

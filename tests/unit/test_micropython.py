@@ -63,6 +63,21 @@ language = "zh"
 print(direction("ar-EG"), direction("pt_BR"), len(table("ar")), table("xx") is table("en"))
 print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))
 print(relative_time(then_ms=0, now_ms=3 * 86_400_000))
+from widget.core.errors import PageApiError
+from widget.core.page_api import conversation_id, event_detail, parse_call
+for call in [("open", [{"question": "q?", "submit": True, "scope": "api"}]), ("open", []),
+             ("close", []), ("ask", ["q?"])]:
+    name, options = parse_call(*call)
+    print(name, sorted(options.items()))  # MicroPython's dicts keep no insertion order
+for name, bad in [("open", ["x"]), ("open", [{"submit": True}]), ("open", [{"as": 1}]),
+                  ("ask", []), ("ask", [" "]), ("close", [1]), ("submit", [])]:
+    try:
+        parse_call(name, bad)
+    except PageApiError as err:
+        print(err)
+print(sorted(event_detail({"sources": 2}, {"question": "q"}, True).items()))
+print(event_detail({"sources": 2}, {"question": "q"}, False), conversation_id('{"id": "c1"}'))
+print(conversation_id("garbage"), conversation_id(None), conversation_id("[1]"))
 """
 
 

@@ -97,7 +97,7 @@ def test_each_call_is_a_method_with_the_declared_arguments(tab_module: Any) -> N
 def test_a_conversation_through_every_call(tab_module: Any) -> None:
     """start → restore → ask → save → list → open → delete: every reply is as declared."""
     config = json.dumps({"chat": False, "gat": 1})
-    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en"))
+    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
     started = reply("start", fields)
     assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
@@ -130,7 +130,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
 
 def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
     """finish("stopped") keeps what arrived; finish("failed") gives the sections instead."""
-    tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start("{}", "/index.json", PAGE, "en", None))
     # The model path streams with fetch: stand a finished stream in for it.
     stream = finished_stream(["Retry it ", "[1]."])
     tab_module.AnswerStream = lambda url, body, renderer, idle_s, **kw: stream
@@ -158,7 +158,7 @@ def test_in_server_mode_the_worker_sends_only_the_readers_words(tab_module: Any)
     (no messages, no model); the server's numbering names the sources, its signed list is
     kept on the turn and sent back with the follow-up, with the earlier exchange."""
     config = json.dumps({"server": "/docs-panel-api/", "model": "never-sent"})
-    tab, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
     sent: list[tuple[str, dict[str, Any], bool]] = []
     server_sources = (Source("/guides/retries.html", "Retries", 1),)
     stream = finished_stream(["Back off [1]."], sources=server_sources, citations="k1.p.s")
@@ -195,7 +195,7 @@ def test_in_server_mode_the_worker_sends_only_the_readers_words(tab_module: Any)
 def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any) -> None:
     """A part the host does not send fails the question with a clear error; the index
     stays usable, and the same question works once the part can be fetched."""
-    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
     missing.update(f"/index-{key}.json" for key in PARTS if key.startswith("text-"))
     try:
         with pytest.raises(tab_module.DocsIndexError, match="HTTP 404"):
@@ -205,10 +205,33 @@ def test_a_part_that_cannot_be_fetched_fails_that_question_only(tab_module: Any)
     assert reply("ask", run(tab.ask("retry a job", "", "", ""))).turn.results
 
 
+def test_with_consent_asked_nothing_is_written_until_the_reader_accepts(tab_module: Any) -> None:
+    """history.consent "ask": the archive and the feedback log get nothing to write until
+    the "consent" call grants it; then the conversation kept in memory is written."""
+    config = json.dumps({"chat": False, "history": {"consent": "ask"}})
+    tab, fields = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    started = reply("start", fields)
+    assert (started.record, started.consent, started.forget) == (False, "pending", [])
+    asked = reply("ask", run(tab.ask("how do I retry a job", "", "", "")))
+    assert reply("save", tab.save(None, False)).value is None
+    assert reply("vote", tab.vote(None, asked.turn.key, "up", "", "")).value is None
+    later = reply("consent", tab.consent("later"))
+    assert (later.record, later.stored) == (False, None)
+    assert reply("save", tab.save(None, False)).value is None
+    granted = reply("consent", tab.consent("granted"))
+    assert (granted.record, granted.keep_in_flight, granted.stored) == (True, True, "granted")
+    stored = reply("save", tab.save(None, False)).value
+    assert json.loads(stored)["conversations"][0]["turns"][0]["vote"] == "up"
+    denied = reply("consent", tab.consent("denied"))
+    assert (denied.record, denied.stored) == (False, "denied") and "history" in denied.forget
+    assert "consent" not in denied.forget
+    assert reply("save", tab.save(stored, False)).value is None
+
+
 def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> None:
     """Private: save writes nothing, the copy for sessionStorage has the turn, a reload
     of the tab takes it back from that copy, and no vote reaches the local log."""
-    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
     reply("set_private", tab.set_private(True))
     asked = reply("ask", run(tab.ask("retry a job", "", "", "")))
     assert reply("save", tab.save(None, False)).value is None
@@ -221,7 +244,7 @@ def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> Non
 
     conversation_id = json.loads(copy)["conversations"][0]["id"]
     left = json.dumps({"id": conversation_id, "left": True})
-    again, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    again, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
     restored = reply("restore", again.restore(None, left, copy))
     assert restored.private is True and restored.conversation.id == conversation_id
     assert reply("save", again.save(None, False)).value is None
@@ -232,7 +255,7 @@ def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> Non
 def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
     """An export of this site imports back into an empty archive; another site's file is
     refused with nothing to write; the search finds a conversation by its answer."""
-    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en"))
+    tab, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
     run(tab.ask("retry a job", "", "", ""))
     stored = reply("save", tab.save(None, False)).value
     exported = reply("export", tab.export(stored, ""))
@@ -252,6 +275,8 @@ def test_export_import_and_search_through_the_worker(tab_module: Any) -> None:
     assert len(reply("filter_conversations", tab.filter_conversations("retry")).rows) == 1
     assert reply("conversations", tab.conversations(None, "")).rows == []
     assert reply("filter_conversations", tab.filter_conversations("")).rows == []
-    off, _ = run(tab_module.Tab.start('{"history": {"enabled": false}}', "/index.json", PAGE, ""))
+    off, _ = run(
+        tab_module.Tab.start('{"history": {"enabled": false}}', "/index.json", PAGE, "", None)
+    )
     with pytest.raises(tab_module.ProtocolError, match="history off"):
         off.import_file(None, exported.text)

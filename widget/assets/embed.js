@@ -6,8 +6,8 @@
 // the manifest of content-hashed files below.
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
-  //  language: {pattern, fallback}, preload: {values, fallback}, session: [id, left, open]
-  //  (the session record's field names, widget/core/session_fields.py),
+  //  language: {pattern, fallback}, preload: {values, fallback}, askParam: {pattern, fallback},
+  //  session: [id, left, open] (the session record's field names, widget/core/session_fields.py),
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;
@@ -19,13 +19,13 @@
   // Storage keys, named by the same rule as the worker's config (build.py copies it
   // here): a prefix the config rejects falls back to the default in both places.
   const cfg = w.docsPanel || {};
-  const prefix = typeof cfg.storagePrefix === "string"
-    && new RegExp("^(?:" + M.storage.pattern + ")$").test(cfg.storagePrefix)
-    ? cfg.storagePrefix : M.storage.fallback;
+  // A key's value if it follows the config's rule (build.py copies the rules here),
+  // else its default: a value the config rejects falls back in both places.
+  const valid = (key, rule = M[key]) => typeof cfg[key] === "string"
+    && new RegExp("^(?:" + rule.pattern + ")$").test(cfg[key]) ? cfg[key] : rule.fallback;
+  const prefix = valid("storagePrefix", M.storage);
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
-  const shortcut = cfg.shortcut === null ? null : typeof cfg.shortcut === "string"
-    && new RegExp("^(?:" + M.shortcut.pattern + ")$").test(cfg.shortcut)
-    ? cfg.shortcut : M.shortcut.fallback;
+  const shortcut = cfg.shortcut === null ? null : valid("shortcut");
   const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
   // The reader's language: the configured one, else the page's <html lang>, else the
   // browser's, the first with a table (build.py writes each table's words used here);
@@ -34,9 +34,7 @@
     const p = typeof tag === "string" ? tag.split(/[-_]/)[0].toLowerCase() : "";
     return /^[a-z]{2,3}$/.test(p) ? p : ""; // auto is no language tag
   };
-  const configured = typeof cfg.language === "string"
-    && new RegExp("^(?:" + M.language.pattern + ")$").test(cfg.language)
-    ? cfg.language : M.language.fallback; // "pt_BR" is refused here as in the config
+  const configured = valid("language"); // "pt_BR" is refused here as in the config
   const chosen = primary(configured);
   const language = chosen ? (M.words[chosen] ? chosen : "en")
     : [d.documentElement.lang, ...(navigator.languages || [])].map(primary)
@@ -95,6 +93,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     language,
     urls: Object.fromEntries(Object.entries(M.files).map(([k, v]) => [k, abs(v)])),
     openOnReady: false,
+    calls: [], // page API calls made before the shell was up: {name, args, resolve, reject}
+    call: null, // set by the shell: takes one such call
     shellFiles: null, // a promise of the shell modules: {path: source} as JSON
     toggle: null,
     open: null, // set by the shell: open the panel and focus the question box
@@ -153,6 +153,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   const NEEDS = "script-src 'unsafe-eval' 'wasm-unsafe-eval'; worker-src blob:";
   const SOURCES = { eval: "'unsafe-eval'", "wasm-eval": "'wasm-unsafe-eval'", blob: "blob:" };
   let blocked = null; // the alert shown instead of the panel
+  // The page API's calls that can no longer be answered: the runtimes cannot load.
+  const refuse = () => bridge.calls.splice(0).map((c) => c.reject(Error("docs-panel: could not load")));
   const evalBlocked = () => {
     try { new Function(""); } catch (e) { return ["script-src", "eval"]; }
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); }
@@ -164,6 +166,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   // (rarely), in English if even that fails.
   const alarm = async (which, fill = (text) => text) => {
     // The policy's alert says more than a failure the policy may have caused: it wins.
+    refuse();
     if (blocked && (which || !blocked.which)) return;
     blocked?.remove();
     const alert = (blocked = d.createElement("p"));
@@ -190,6 +193,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   const fail = (why) => {
     console.error("docs-panel:", why);
     broken = true;
+    refuse();
     if (bridge.openOnReady) alarm(1);
   };
   const failed = (e) => {
@@ -208,6 +212,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   });
 
   let booting = null;
+  const loaded = (f) => d.readyState === "complete" ? f() : w.addEventListener("load", f, { once: true });
   const bodyReady = () => d.body ? null : new Promise((r) => d.addEventListener("DOMContentLoaded", r));
   const boot = () => booting || (booting = (async () => {
     const missing = evalBlocked();
@@ -253,9 +258,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
   if (preload === "intent") {
     for (const type of ["pointerenter", "focus"]) launcher.addEventListener(type, () => boot());
   } else if (preload === "idle") {
-    const whenIdle = () => (w.requestIdleCallback || setTimeout)(() => boot());
-    if (d.readyState === "complete") whenIdle();
-    else w.addEventListener("load", whenIdle, { once: true });
+    loaded(() => (w.requestIdleCallback || setTimeout)(() => boot()));
   }
 
   // Ctrl+/ (⌘/ on a Mac) opens the panel, never while the reader types in the page.
@@ -295,6 +298,33 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     bridge.quote = passage;
     launcher.click();
   });
+
+  // The page API (README): each call goes to the shell, which checks it and settles its
+  // promise; until the shell is up it waits here, and open/ask start the runtimes.
+  const api = {};
+  for (const name of ["open", "close", "newChat", "ask"]) {
+    api[name] = (...args) => new Promise((resolve, reject) => {
+      const call = { name, args: JSON.stringify(args), resolve, reject };
+      if (bridge.call) return bridge.call(call);
+      if (!booting && /^[cn]/.test(name)) return resolve(); // close, newChat: nothing open yet
+      bridge.calls.push(call);
+      if (broken || blocked) refuse();
+      else boot();
+    });
+  }
+  w.docsPanel = Object.isExtensible(cfg) ? Object.assign(cfg, api) : api; // frozen: the API alone
+
+  // A deep link (?ask=…) asks once: the parameter leaves the address bar now, so a
+  // reload, a bookmark or the worker's page address never carries it.
+  const param = cfg.askParam === null ? null : valid("askParam");
+  const link = new URL(location);
+  const asked = param && link.searchParams.get(param);
+  if (asked != null) {
+    link.searchParams.delete(param);
+    history.replaceState(history.state, "", link);
+    // Asked like a typed question (the worker masks and caps it), once the page has loaded.
+    if (asked.trim()) loaded(() => api.open({ question: asked, submit: true }).catch(() => {}));
+  }
 
   // This tab's earlier page left a conversation (or a draft): bring it back now.
   // Only a page that has *left* counts; a tab opened from a live one starts fresh.

@@ -30,6 +30,7 @@ from widget.core.citations import CITATION
 from widget.core.config import Config
 from widget.core.docs_index import DocsIndex, Hit, Section
 from widget.core.history import (
+    QUESTION_LIMIT,
     QUOTE_LIMIT,
     Conversation,
     Gate,
@@ -161,6 +162,17 @@ class Plan:
             sources=sources,
             results=results,
         )
+
+
+def asked_question(question: str) -> str:
+    """A question as it is stored and sent: credentials masked first, then cut to
+    ``QUESTION_LIMIT`` characters (a cut before masking could leave half a secret).
+
+    >>> asked = asked_question("token=ghp_Zx9Kq2Lm7Pw4Rt8Yb3Nc6Vd1Fg5Hj0Ks2Qe9 " + "x" * 5000)
+    >>> "ghp_" in asked, len(asked)
+    (False, 4000)
+    """
+    return redact_text(question).strip()[:QUESTION_LIMIT].rstrip()
 
 
 def quote_passage(selected: str) -> str:

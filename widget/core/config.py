@@ -35,6 +35,9 @@ FeedbackSend = Literal["all", "negative", "none"]
 # When embed.js starts loading the runtimes before a click: on intent (the pointer
 # over or focus on the launcher), once the page is idle, or not at all.
 Preload = Literal["intent", "idle", "none"]
+# Whether the panel may keep conversations on the device at once ("assumed") or only once
+# the reader has accepted its notice ("ask"; until then everything stays in memory).
+Consent = Literal["assumed", "ask"]
 
 # Bounds, in one place; the defaults are the field defaults of the dataclasses below.
 MAX_SCOPES: Final = 12
@@ -51,12 +54,16 @@ it into embed.js, which listens for the key before the panel is loaded."""
 STORAGE_PREFIX_PATTERN: Final = rf"[A-Za-z0-9._-]{{1,{STORAGE_PREFIX_MAX_LENGTH}}}"
 """The prefix rule, as a regular expression that reads the same in Python and JavaScript:
 build.py writes it into embed.js, so the loader and the worker agree on the keys."""
+ASK_PARAM_PATTERN: Final = r"[A-Za-z0-9_-]{1,40}"
+"""A deep link's query parameter name (``?ask=…``); build.py writes it into embed.js,
+which reads the parameter before the worker exists."""
 STORAGE_NAMES: Final = (
     "history",
     "feedback",
     "conversation",
     "composer.draft",
     "instruction",
+    "consent",
     "private",
 )
 """The storage keys' names after the prefix (contract §4): ``docs-panel.history`` and so on."""
@@ -79,6 +86,15 @@ class HistoryConfig:
     max: int = 20
     max_bytes: int = 1_048_576
     save_on_unload: bool = True
+    consent: Consent = "assumed"
+
+
+@dataclass(frozen=True, slots=True)
+class EventsConfig:
+    """What the ``docs-panel:*`` DOM events carry besides ids and figures."""
+
+    text: bool = False
+    """True: the question's and the answer's text too (the site asked for it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +135,9 @@ class Config:
     """When embed.js starts loading the runtimes before the first click."""
     embeddings: EmbeddingsConfig | None = None
     """Questions are embedded here and fused with lexical ranking; None: lexical only."""
+    events: EventsConfig = field(default_factory=EventsConfig)
+    ask_param: str | None = "ask"
+    """``?ask=…`` on a page opens the panel and asks once; None: no deep links."""
     server: str | None = None
     """A server install's path or URL: it answers (``endpoint``, ``model`` and ``gate``
     are then the server's); None: answers are built in the browser."""
@@ -142,6 +161,7 @@ _ROOT: Final = "docsPanel"
 _LANGUAGE: Final = re.compile(LANGUAGE_PATTERN)
 _STORAGE_PREFIX: Final = re.compile(STORAGE_PREFIX_PATTERN)
 _SHORTCUT: Final = re.compile(SHORTCUT_PATTERN)
+_ASK_PARAM: Final = re.compile(ASK_PARAM_PATTERN)
 _JS_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _SHOWN_LENGTH: Final = 80
 
@@ -368,6 +388,10 @@ def _shortcut(value: object) -> object:
     return value if isinstance(value, str) and _SHORTCUT.fullmatch(value) else _INVALID
 
 
+def _ask_param(value: object) -> object:
+    return value if isinstance(value, str) and _ASK_PARAM.fullmatch(value) else _INVALID
+
+
 def _one_of(choices: object) -> _Check:
     """A check that accepts exactly the strings of the ``Literal`` type ``choices``."""
     allowed = get_args(choices)
@@ -403,7 +427,9 @@ _HISTORY_KEYS: Final = {
     "max": _whole_number(HISTORY_MAX_RANGE),
     "maxBytes": _whole_number(HISTORY_MAX_BYTES_RANGE),
     "saveOnUnload": _TRUE_OR_FALSE,
+    "consent": _simple('"assumed" or "ask"', _one_of(Consent)),
 }
+_EVENTS_KEYS: Final = {"text": _TRUE_OR_FALSE}
 _FEEDBACK_KEYS: Final = {
     "send": _simple('"all", "negative" or "none"', _one_of(FeedbackSend)),
 }
@@ -434,6 +460,11 @@ _CONFIG_KEYS: Final = {
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
     "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
     "embeddings": _Key('null or {endpoint: "/v1/embeddings", model: "…"}', _parse_embeddings),
+    "events": _Key("an object", _section(EventsConfig(), _EVENTS_KEYS)),
+    "askParam": _simple(
+        'null or a query parameter name of 1 to 40 characters from A-Z, a-z, 0-9, "_" and "-"',
+        _nullable(_ask_param),
+    ),
     "server": _simple(f"null or {_ADDRESS}", _nullable(_address)),
 }
 _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
@@ -442,4 +473,5 @@ _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     FeedbackConfig: _FEEDBACK_KEYS,
     Scope: _SCOPE_KEYS,
     EmbeddingsConfig: _EMBEDDINGS_KEYS,
+    EventsConfig: _EVENTS_KEYS,
 }

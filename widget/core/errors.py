@@ -43,6 +43,10 @@ class LifecycleError(WidgetError):
     """An event that the answer's current state does not allow (a bug: see ``lifecycle.py``)."""
 
 
+class PageApiError(WidgetError):
+    """A page's call to ``window.docsPanel.open/close/newChat/ask`` has a bad argument."""
+
+
 class SignatureError(WidgetError):
     """A signed citation list that is not to be trusted (see ``signing.py``).
 

@@ -54,6 +54,8 @@ from widget.core.errors import StorageError
 
 SCHEMA_VERSION: Final = 3
 QUOTE_LIMIT: Final = 500
+QUESTION_LIMIT: Final = 4000
+"""A question's characters once redacted, typed or arriving by a deep link (``?ask=``)."""
 _MAX_MILLIS: Final = 2**53 - 1  # Number.MAX_SAFE_INTEGER: times are JavaScript numbers
 _MAX_REF: Final = 999  # citations are [1] to [999]
 

@@ -184,10 +184,12 @@ class Lifecycle:
         self.handle(ASK)
         return self._waiting.pop(0)
 
-    def discard(self) -> None:
-        """New chat, or another conversation opened or deleted: waiting questions go."""
+    def discard(self) -> list[object]:
+        """New chat, or another conversation opened or deleted: waiting questions go;
+        the ones dropped."""
         self.handle(DISCARD)
-        self._waiting = []
+        dropped, self._waiting = self._waiting, []
+        return dropped
 
     def started(self, streaming: bool, in_flight: str | None = None) -> bool:
         """The worker's reply to the question; True: stop the stream right away."""

@@ -67,10 +67,19 @@ _SESSION = {"session": "str"}  # this tab's value for the "conversation" key, as
 
 CALLS = {
     "start": (
-        (("config", "str"), ("index_url", "str"), ("page_url", "str"), ("page_language", "str")),
+        (
+            ("config", "str"),
+            ("index_url", "str"),
+            ("page_url", "str"),
+            ("page_language", "str"),
+            ("consent", "str?"),  # the reader's stored choice (widget.core.consent)
+        ),
         {
             "errors": "str*",
             "record": "bool",
+            "consent": "str",  # "", "pending", "granted", "denied" (widget.core.consent)
+            "forget": "str*",  # storage names to remove now (widget.core.consent)
+            "events_text": "bool",  # docs-panel:* events may carry the question's text
             "keep_in_flight": "bool",
             "scopes": "Scope*",
             "reasons": "str*",  # the ids of the reasons a "Not helpful" vote may tick
@@ -160,6 +169,12 @@ CALLS = {
     ),
     "drop_feedback": ((("feedback", "str?"), ("id", "str")), _ARCHIVE),
     "check_regressed": ((("history", "str?"),), {"regressed": "bool"}),
+    # The reader chose in the notice or in Settings: whether to record now, and the
+    # consent key's value to store (null: store nothing, for "Not now").
+    "consent": (
+        (("choice", "str"),),
+        {"record": "bool", "keep_in_flight": "bool", "stored": "str?", "forget": "str*"},
+    ),
 }
 """Each call: its arguments as (name, type) in order, and its reply's fields."""
 

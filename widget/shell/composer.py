@@ -59,6 +59,10 @@ class Composer:
         if self.scopes:
             self.scope_select.value = scope_id or self.scopes[0].id
 
+    def scope(self):
+        """The scope chosen in the picker ("" when the site has none)."""
+        return self.scope_select.value if self.scopes else ""
+
     def set_text(self, text):
         self.input.value = text
         self._fit()
@@ -95,4 +99,4 @@ class Composer:
         question = self.input.value.strip()
         if question:
             self.set_text("")
-            self.on_ask(question, self.scope_select.value if self.scopes else "")
+            self.on_ask(question, self.scope())

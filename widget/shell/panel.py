@@ -7,9 +7,11 @@ wires its parts together. It decides nothing that needs a test of its own::
 The parts: ``client`` (the only door to the worker), ``keeper`` (storage),
 ``answering`` (the thread, driven by the answer's Lifecycle), ``composer``,
 ``history`` (the list), ``votes``, ``settings`` (the reader's instruction),
-``quoting`` ("Ask about this"), ``sheet`` (the panel on a phone) and ``views``
-(elements from protocol records); ``startup.boot`` starts the worker and restores
-the tab. Every string it shows comes from ``words``, in the page's language.
+``quoting`` ("Ask about this"), ``sheet`` (the panel on a phone), ``views``
+(elements from protocol records), ``events`` (``docs-panel:*`` on the page),
+``page_api`` (``window.docsPanel.open`` and the rest) and ``consent`` (the notice);
+``startup.boot`` starts the worker and restores the tab. Every string it shows
+comes from ``words``, in the page's language.
 """
 
 import asyncio
@@ -23,9 +25,12 @@ from pyscript.ffi import create_proxy
 from shell.answering import Answering
 from shell.client import WorkerClient
 from shell.composer import Composer
+from shell.consent import Consent
 from shell.copying import Copier
 from shell.dom import clear, h, icon_button, listen
+from shell.events import Events
 from shell.history_list import HistoryList
+from shell.page_api import PageApi
 from shell.persistence import Keeper
 from shell.private import Privacy
 from shell.quoting import Quoting
@@ -47,7 +52,11 @@ class Panel:
         self.lifecycle = Lifecycle(clock=lambda: window.performance.now() / 1000)
         self.keeper = Keeper(self.bridge, self.client, self.lifecycle)
         self.started = asyncio.Event()  # set once the worker is up
-        self.votes = Votes(self.keeper, self.spawn)
+        self.booted = asyncio.Event()  # set once it is up or could not start
+        self.events = Events(self.keeper)
+        self.votes = Votes(self.keeper, self.spawn, self.events)
+        self.consent = Consent(self.keeper, self.spawn)
+        self.page_api = PageApi(self)
         self.settings = Settings(self.keeper)
         self.quoting = Quoting(self.client, self.started, self.spawn)
         self.copier = Copier(self.root, self.spawn)
@@ -79,6 +88,7 @@ class Panel:
         self.launcher.removeAttribute("aria-busy")
         if self.bridge.openOnReady:
             self.open()
+        self.page_api.connect()  # the page's calls so far, then each as it comes
         # The real window object: pyscript's `window` proxy cannot be the `this`
         # of addEventListener ("Illegal invocation").
         page = js.globalThis
@@ -113,6 +123,8 @@ class Panel:
         # Not a live region: a streaming answer would be read token by token. The
         # `announcer` says once that an answer is complete.
         self.thread = h("div", {"class": "thread"})
+        listen(self.thread, "click", self.events.on_thread_click)
+        self.settings.region.append(self.consent.setting)
         self.announcer = h("p", {"class": "visually-hidden", "role": "status"})
         self.composer = Composer(
             on_ask=self.send,
@@ -134,6 +146,7 @@ class Panel:
             self.settings.region,
             container,
             self.progress,
+            self.consent.notice,
             self.status,
             self.privacy.marker,
             self.thread,
@@ -201,12 +214,16 @@ class Panel:
         self.answering.submit(question, scope, self.quoting.take())
 
     def open(self):
+        if self.panel.hidden:
+            self.events.emit("open")
         self.panel.hidden = False
         self.sheet.changed()
         self.launcher.setAttribute("aria-expanded", "true")
         self.composer.focus()
 
     def close(self):
+        if not self.panel.hidden:
+            self.events.emit("close")
         self.panel.hidden = True
         self.sheet.changed()
         self.launcher.setAttribute("aria-expanded", "false")

@@ -16,14 +16,13 @@ redacted draft.
 
 import asyncio
 
-import js
 from pyscript import window
 from pyscript.ffi import to_js
 
 from shell.storage import Store
 
 DRAFT_DELAY_S = 0.4
-LOCAL_KEYS = ("history", "feedback")  # the rest live in sessionStorage
+LOCAL_KEYS = ("history", "feedback", "consent")  # the rest live in sessionStorage
 
 
 class Keeper:
@@ -51,9 +50,28 @@ class Keeper:
     def configure(self, started: "Reply[start]"):
         self.record = started.record
         self.keep_in_flight = started.keep_in_flight
-        if not self.record:  # "Record nothing" means nothing: forget what a visit kept.
-            for name in js.Object.keys(self.keys):
-                self.remove(name)
+        self.forget(started.forget)
+
+    def forget(self, names):
+        """Remove these keys: "record nothing" means nothing (widget.core.consent)."""
+        for name in names:
+            self.remove(name)
+
+    async def consent(self, choice):
+        """The reader chose (widget.core.consent): store the choice, and write what this
+        visit kept in memory once recording starts, or forget what was kept."""
+        chose = await self.client.call("consent", choice=choice)
+        started = chose.record and not self.record
+        self.record = chose.record
+        self.keep_in_flight = chose.keep_in_flight
+        if chose.stored is not None:
+            self.local.set(self.keys["consent"], chose.stored)
+        self.forget(chose.forget)
+        if started:
+            if self.session is not None:
+                self.set_session(self.session)
+            await self.persist()
+        return chose.record
 
     async def restore(self):
         """This tab's conversation (a Conversation record or None) and its draft, if

@@ -25,17 +25,22 @@ async def boot(panel):
             index_url=panel.bridge.urls.index,
             page_url=window.location.href,
             page_language=window.document.documentElement.lang or "",
+            consent=panel.keeper.get("consent"),
         )
     except Exception as err:  # the panel must say so, not hang on a progress bar
         window.console.error("docs-panel: " + say("start_failed"), reason(err))
         panel.progress.remove()
+        panel.booted.set()
         panel.answering.unavailable()
         return
     for message in started.errors:
         window.console.error(message)
+    panel.events.with_text = started.events_text
     panel.composer.set_scopes(started.scopes)
+    panel.booted.set()  # the page API's open({scope}) can check it now
     panel.votes.reasons = started.reasons
     panel.keeper.configure(started)
+    panel.consent.offer(started.consent)
     panel.settings.restore()
     if panel.keeper.record:
         await restore(panel)

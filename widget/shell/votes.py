@@ -7,7 +7,7 @@ tick, a textbox "What was wrong?" and "Send feedback", which votes again with
 them (the same vote, now with reasons). Pressing the pressed button takes the
 vote back::
 
-    votes = Votes(keeper, spawn)
+    votes = Votes(keeper, spawn, events)
     votes.reasons = started.reasons          # from the worker, once it is up
     article.append(votes.bar(turn))
 """
@@ -17,9 +17,10 @@ from shell.words import say
 
 
 class Votes:
-    def __init__(self, keeper, spawn):
+    def __init__(self, keeper, spawn, events):
         self.keeper = keeper
         self.spawn = spawn
+        self.events = events
         self.reasons = []  # the ids of the reasons to offer, from the worker
 
     def bar(self, turn: "Turn"):
@@ -78,6 +79,7 @@ class Votes:
             "vote", stored="feedback", key=key, vote=value, reasons=reasons, sentence=sentence
         )
         self._show(parts, voted.feedback, opened=value == "down" and not reasons + sentence)
+        self.events.emit("vote", {"turn": key, "vote": voted.feedback.vote or "none"})
         if value == "down" and reasons + sentence:
             parts[5].textContent = say("feedback_thanks")
         await self.keeper.persist()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import widget.core.answers
 import widget.core.config
+import widget.core.consent
 import widget.core.docs_index
 import widget.core.errors
 import widget.core.feedback

@@ -31,11 +31,13 @@ from widget.core.answers import (
     HISTORY_TURNS,
     NeedParts,
     Plan,
+    asked_question,
     chat_request,
     plan_answer,
     quote_passage,
 )
 from widget.core.config import Config, parse_config
+from widget.core.consent import choose, decide
 from widget.core.docs_index import DocsIndex, load_index
 from widget.core.errors import DocsIndexError, ProtocolError, StorageError
 from widget.core.feedback import (
@@ -131,6 +133,9 @@ class Tab:
         self.server_url = urljoin(page_url, server + ANSWER_PATH) if server else None
         feedback = config.feedback_endpoint or (server + FEEDBACK_PATH if server else None)
         self.feedback_endpoint = urljoin(page_url, feedback) if feedback else None
+        # Whether this tab writes to storage: history.enabled, and the reader's consent
+        # when the site asks for it (widget.core.consent).
+        self.record = config.history.enabled
         self.conversation: Conversation | None = None
         # A private conversation is never merged into the archive; the shell keeps it in
         # sessionStorage (``private_copy``) for reloads of this tab only.
@@ -143,15 +148,20 @@ class Tab:
 
     @staticmethod
     async def start(
-        config: str, index_url: str, page_url: str, page_language: str
+        config: str, index_url: str, page_url: str, page_language: str, consent: str | None
     ) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
         index = load_index(await _fetch_json(index_url))
         tab = Tab(parsed.config, index, page_url, index_url, page_language)
+        chosen = decide(parsed.config.history, consent)
+        tab.record = chosen.record
         return tab, {
             "errors": list(parsed.errors),
-            "record": parsed.config.history.enabled,
+            "record": chosen.record,
+            "consent": chosen.state,
+            "forget": list(chosen.forget),
+            "events_text": parsed.config.events.text,
             "keep_in_flight": tab.keeps_in_flight,
             "scopes": [{"id": s.id, "label": s.label} for s in parsed.config.scopes],
             "reasons": list(REASONS),
@@ -160,8 +170,7 @@ class Tab:
     @property
     def keeps_in_flight(self) -> bool:
         """Whether an answer still streaming is stored (checkpoints, pagehide, restore)."""
-        history = self.config.history
-        return history.enabled and history.save_on_unload
+        return self.record and self.config.history.save_on_unload
 
     def _session(self) -> str:
         return json.dumps(session_value(self.conversation.id if self.conversation else None))
@@ -317,7 +326,7 @@ class Tab:
         return plan_answer(
             self.index,
             self.config,
-            redact_text(question),
+            asked_question(question),
             scope_id=scope or None,
             quote=quote_passage(quote),
             previous=self.conversation,
@@ -400,7 +409,7 @@ class Tab:
         """The archive with this tab's conversation merged in, bounds applied (null: no
         write). ``checkpoint``: the answer streaming now goes in as a stopped turn first."""
         self._checkpoint(checkpoint)
-        if self.conversation is None or not self.config.history.enabled or self.private:
+        if self.conversation is None or not self.record or self.private:
             return {"value": None}
         bounds = self.config.history
         try:
@@ -443,8 +452,8 @@ class Tab:
     def import_file(self, history: str | None, text: str) -> Reply:
         """The archive with an export file merged in; a file refused changes nothing."""
         bounds = self.config.history
-        if not bounds.enabled:
-            raise ProtocolError("import_file with history off: the shell offers no Import then")
+        if not self.record:  # history off, or no consent (yet): nothing is written
+            raise ProtocolError("import_file with history off or no consent: no Import is offered")
         try:
             merged = merge_import(
                 history,
@@ -526,7 +535,7 @@ class Tab:
             deliver(endpoint, sent)
         conversation_id = self.conversation.id if self.conversation else ""
         # A private conversation's votes stay off the device too (the endpoint still gets them).
-        logs = self.config.history.enabled and not self.private
+        logs = self.record and not self.private
         logged = log_vote(feedback, conversation_id, sent) if logs else None
         return {"value": logged, "feedback": feedback_view(voted)}
 
@@ -536,6 +545,17 @@ class Tab:
     def drop_feedback(self, feedback: str | None, id: str) -> Reply:
         """The feedback log without a deleted conversation's votes (null: nothing stored)."""
         return {"value": drop_conversation(feedback, id) if feedback else None}
+
+    def consent(self, choice: str) -> Reply:
+        """The reader chose in the notice or in Settings (``widget.core.consent``)."""
+        chosen, value = choose(self.config.history, choice)
+        self.record = chosen.record
+        return {
+            "record": chosen.record,
+            "keep_in_flight": self.keeps_in_flight,
+            "stored": value,
+            "forget": list(chosen.forget),
+        }
 
     def check_regressed(self, history: str | None) -> Reply:
         """Whether another tab's write lost this tab's newest turn (then write again)."""

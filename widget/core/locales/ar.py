@@ -61,6 +61,11 @@ STRINGS = {
     "instruction": "تعليمات للإجابات",
     "instruction_placeholder": "مثلًا: أجب بالإنجليزية مع أمثلة برمجية قصيرة",
     "instruction_note": "تُطبَّق من سؤالك التالي، وتُحفظ في هذا التبويب فقط.",
+    # consent (history.consent: "ask")
+    "consent_note": "تبقى المحادثات في ذاكرة هذه الصفحة فقط حتى تختار الاحتفاظ بها.",
+    "consent_keep": "الاحتفاظ بمحادثاتي على هذا الجهاز",
+    "consent_later": "ليس الآن",
+    "consent_setting_note": "إلغاء التحديد يحذف المحادثات المحفوظة على هذا الجهاز.",
     # the history list
     "conversations": "المحادثات",
     "no_conversations": "لا توجد محادثات بعد.",

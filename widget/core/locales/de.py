@@ -64,6 +64,12 @@ STRINGS = {
     "instruction": "Anweisung für Antworten",
     "instruction_placeholder": "z. B. auf Englisch antworten, mit kurzen Codebeispielen",
     "instruction_note": "Gilt ab Ihrer nächsten Frage; nur in diesem Tab gespeichert.",
+    # consent (history.consent: "ask")
+    "consent_note": "Unterhaltungen bleiben nur im Speicher dieser"
+    " Seite, bis Sie sie behalten möchten.",
+    "consent_keep": "Meine Unterhaltungen auf diesem Gerät behalten",
+    "consent_later": "Nicht jetzt",
+    "consent_setting_note": "Abwählen löscht die auf diesem Gerät behaltenen Unterhaltungen.",
     # the history list
     "conversations": "Gespräche",
     "no_conversations": "Noch keine Gespräche.",

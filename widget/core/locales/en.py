@@ -62,6 +62,11 @@ STRINGS = {
     "instruction": "Instruction for answers",
     "instruction_placeholder": "e.g. answer in French, with short code samples",
     "instruction_note": "Applies from your next question; kept in this tab only.",
+    # consent (history.consent: "ask")
+    "consent_note": "Conversations stay in this page's memory until you choose to keep them.",
+    "consent_keep": "Keep my conversations on this device",
+    "consent_later": "Not now",
+    "consent_setting_note": "Unticking forgets the conversations kept on this device.",
     # the history list
     "conversations": "Conversations",
     "no_conversations": "No conversations yet.",

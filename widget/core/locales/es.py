@@ -63,6 +63,13 @@ STRINGS = {
     "instruction": "Instrucción para las respuestas",
     "instruction_placeholder": "p. ej., responde en inglés, con ejemplos de código breves",
     "instruction_note": "Se aplica desde tu próxima pregunta; solo se guarda en esta pestaña.",
+    # consent (history.consent: "ask")
+    "consent_note": "Las conversaciones se quedan en la memoria"
+    " de esta página hasta que decidas guardarlas.",
+    "consent_keep": "Guardar mis conversaciones en este dispositivo",
+    "consent_later": "Ahora no",
+    "consent_setting_note": "Al desmarcarlo se borran las"
+    " conversaciones guardadas en este dispositivo.",
     # the history list
     "conversations": "Conversaciones",
     "no_conversations": "Aún no hay conversaciones.",

@@ -64,6 +64,12 @@ STRINGS = {
     "instruction_placeholder": "p. ex. réponds en anglais, avec de courts exemples de code",
     "instruction_note": "S’applique dès votre prochaine question ; gardée dans cet onglet"
     " uniquement.",
+    # consent (history.consent: "ask")
+    "consent_note": "Les conversations restent dans la mémoire de cette page"
+    " tant que vous ne choisissez pas de les garder.",
+    "consent_keep": "Garder mes conversations sur cet appareil",
+    "consent_later": "Pas maintenant",
+    "consent_setting_note": "Décocher efface les conversations gardées sur cet appareil.",
     # the history list
     "conversations": "Conversations",
     "no_conversations": "Aucune conversation pour l’instant.",

@@ -63,6 +63,11 @@ STRINGS = {
     "instruction": "回答への指示",
     "instruction_placeholder": "例：英語で、短いコード例を添えて回答",
     "instruction_note": "次の質問から適用され、このタブにのみ保存されます。",
+    # consent (history.consent: "ask")
+    "consent_note": "保存を選ぶまで、会話はこのページのメモリ内にのみ残ります。",
+    "consent_keep": "この端末に会話を保存する",
+    "consent_later": "今はしない",
+    "consent_setting_note": "チェックを外すと、この端末に保存した会話は消去されます。",
     # the history list
     "conversations": "会話",
     "no_conversations": "まだ会話はありません。",

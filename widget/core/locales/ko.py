@@ -61,6 +61,11 @@ STRINGS = {
     "instruction": "답변 지침",
     "instruction_placeholder": "예: 영어로, 짧은 코드 예제와 함께 답변",
     "instruction_note": "다음 질문부터 적용되며 이 탭에만 저장됩니다.",
+    # consent (history.consent: "ask")
+    "consent_note": "저장을 선택하기 전까지 대화는 이 페이지의 메모리에만 남습니다.",
+    "consent_keep": "이 기기에 내 대화 저장",
+    "consent_later": "나중에",
+    "consent_setting_note": "선택을 해제하면 이 기기에 저장된 대화가 삭제됩니다.",
     # the history list
     "conversations": "대화",
     "no_conversations": "아직 대화가 없습니다.",

@@ -64,6 +64,11 @@ STRINGS = {
     "instruction": "Instrução para as respostas",
     "instruction_placeholder": "ex.: responda em inglês, com exemplos de código curtos",
     "instruction_note": "Vale a partir da próxima pergunta; guardada só nesta aba.",
+    # consent (history.consent: "ask")
+    "consent_note": "As conversas ficam na memória desta página até você decidir guardá-las.",
+    "consent_keep": "Guardar minhas conversas neste dispositivo",
+    "consent_later": "Agora não",
+    "consent_setting_note": "Desmarcar apaga as conversas guardadas neste dispositivo.",
     # the history list
     "conversations": "Conversas",
     "no_conversations": "Nenhuma conversa ainda.",

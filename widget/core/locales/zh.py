@@ -61,6 +61,11 @@ STRINGS = {
     "instruction": "回答要求",
     "instruction_placeholder": "例如：用英文回答，并附简短代码示例",
     "instruction_note": "从下一个问题起生效；仅保存在此标签页中。",
+    # consent (history.consent: "ask")
+    "consent_note": "在您选择保存之前，对话只保留在此页面的内存中。",
+    "consent_keep": "在此设备上保存我的对话",
+    "consent_later": "暂不",
+    "consent_setting_note": "取消勾选将删除此设备上保存的对话。",
     # the history list
     "conversations": "对话",
     "no_conversations": "暂无对话。",
