@@ -10,7 +10,7 @@ on the next page. A choice made in Settings is stored, either way::
     >>> decide(HistoryConfig(consent="ask"), GRANTED)
     Consent(record=True, state='granted', forget=())
     >>> decide(HistoryConfig(consent="ask"), DENIED).forget
-    ('history', 'feedback', 'conversation', 'composer.draft', 'instruction')
+    ('history', 'feedback', 'conversation', 'composer.draft', 'instruction', 'private')
     >>> decide(HistoryConfig(), None)
     Consent(record=True, state='', forget=())
 """
