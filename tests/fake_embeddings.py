@@ -57,6 +57,7 @@ class FakeEmbeddings:
 
     def __init__(self) -> None:
         self.requests: list[dict[str, object]] = []
+        self.keys: list[str | None] = []  # each request's Authorization header
         self.respond: Callable[[list[str]], tuple[int, object]] = self.vectors
         owner = self
 
@@ -72,6 +73,7 @@ class FakeEmbeddings:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 owner.requests.append(body)
+                owner.keys.append(self.headers.get("Authorization"))
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
                 status, answer = owner.respond(texts)
                 data = json.dumps(answer).encode()

@@ -31,6 +31,7 @@ from widget.core.config import Config
 from widget.core.docs_index import DocsIndex
 from widget.core.errors import SignatureError, StreamError
 from widget.core.history import Conversation, Source, Turn
+from widget.core.question_embedding import question_text
 from widget.core.redact import redact_text
 from widget.core.server_wire import (
     DONE_EVENT,
@@ -43,6 +44,7 @@ from widget.core.server_wire import (
 )
 from widget.core.signing import sign, verify
 from widget.core.stream import ContentDelta, ReasoningDelta
+from widget.server.embedding import question_vector
 from widget.server.settings import Settings
 from widget.server.upstream import ask_upstream
 
@@ -74,6 +76,8 @@ class Context:
     client: httpx.AsyncClient
     counters: Counters
     clock: Callable[[], float] = time.time
+    embeddings: httpx.AsyncClient | None = None
+    """The embeddings endpoint's client (``settings.embeddings``; None: words only)."""
 
 
 def panel_config(settings: Settings) -> Config:
@@ -118,9 +122,14 @@ def previous_conversation(
 
 
 def plan_for(
-    asked: ServerQuestion, context: Context, index: DocsIndex, request_id: str
+    asked: ServerQuestion,
+    context: Context,
+    index: DocsIndex,
+    request_id: str,
+    question_vector: list[float] | None = None,
 ) -> tuple[Plan, dict[str, object] | None]:
-    """The plan, and the upstream request when the gate opens (None: results only)."""
+    """The plan, and the upstream request when the gate opens (None: results only).
+    ``question_vector``: the question embedded, for hybrid ranking (None: words only)."""
     config = panel_config(context.settings)
     previous = previous_conversation(asked, context, index.version, request_id)
     plan = plan_answer(
@@ -131,6 +140,7 @@ def plan_for(
         quote=quote_passage(asked.quote),
         previous=previous,
         language=asked.language,
+        question_vector=question_vector,
     )
     if isinstance(plan, NeedParts):  # read_index added every part
         raise RuntimeError(f"the index lacks parts {plan.keys}: read_index adds them all")
@@ -151,7 +161,11 @@ async def answer(
 ) -> AsyncGenerator[bytes, None]:
     """The answer stream: sources, tokens, the signed citation list, ``[DONE]``."""
     index = context.index()
-    plan, body = plan_for(asked, context, index, request_id)
+    embedded = question_text(asked.question, quote_passage(asked.quote))
+    vector = await question_vector(
+        context.embeddings, context.settings, embedded, index, request_id
+    )
+    plan, body = plan_for(asked, context, index, request_id, vector)
     context.counters.questions += 1
     yield sources_event(plan.context_sources, answering=body is not None)
     if body is None:

@@ -46,6 +46,7 @@ from widget.core.server_wire import (
     parse_question,
 )
 from widget.server.answering import Context, Counters, answer
+from widget.server.embedding import embeddings_client
 from widget.server.index_files import read_index
 from widget.server.limits import (
     KEY_PREFIX,
@@ -133,7 +134,8 @@ def create_app(
     vote_limiter = open_limiter(vote_limits or replace(VOTE_LIMITS, redis=settings.redis))
     proxies = TrustedProxies.parse(settings.trusted_proxies)
     client = upstream_client(settings)
-    context = Context(settings, panel.current_index, client, panel.counters)
+    embedder = embeddings_client(settings)
+    context = Context(settings, panel.current_index, client, panel.counters, embeddings=embedder)
 
     async def start() -> None:
         """Load the index and open the votes store, once: from the lifespan when the app
@@ -160,6 +162,8 @@ def create_app(
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
             await client.aclose()
+            if embedder is not None:
+                await embedder.aclose()
             await limiter.close()
             await vote_limiter.close()
             if votes is not None:

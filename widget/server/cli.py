@@ -53,6 +53,13 @@ def parser(prog: str = "build.py server") -> argparse.ArgumentParser:
         help="a scope of the page's picker and the addresses it searches (repeat), "
         "e.g. api=/api/; a scope the server does not know searches everything",
     )
+    p.add_argument(
+        "--embeddings",
+        metavar="URL",
+        help="an OpenAI-compatible /v1/embeddings URL: rank by meaning too (hybrid retrieval), "
+        "for an index built with build.py --embeddings (API key in $DOCS_PANEL_EMBEDDINGS_KEY)",
+    )
+    p.add_argument("--embeddings-model", default="", metavar="NAME", help="the index's model")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8100)
     p.add_argument(
@@ -114,6 +121,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         trusted_proxies=tuple(args.trusted_proxy),
         scopes=tuple(map(_scope, args.scope)),
         log_questions=args.log_questions,
+        embeddings=args.embeddings,
+        embeddings_model=args.embeddings_model,
         timeouts=Timeouts(first_byte=args.timeout, idle=args.timeout),
     )
 

@@ -22,6 +22,7 @@ from widget.core.errors import ConfigError
 from widget.core.signing import SigningKeys, parse_keys
 
 UPSTREAM_KEY_ENV: Final = "DOCS_PANEL_UPSTREAM_KEY"
+EMBEDDINGS_KEY_ENV: Final = "DOCS_PANEL_EMBEDDINGS_KEY"  # as for build.py --embeddings
 SIGNING_KEYS_ENV: Final = "DOCS_PANEL_SIGNING_KEYS"
 
 
@@ -56,12 +57,22 @@ class Settings:
     redis: str | None = None
     database: str | None = None
     trusted_proxies: tuple[str, ...] = ()
+    embeddings: str | None = None
+    """OpenAI-compatible /v1/embeddings URL: questions are ranked by meaning too (hybrid
+    retrieval), as in the browser, when the index was built with vectors of its model."""
+    embeddings_model: str = ""
+    embeddings_key: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if not self.upstream.startswith(("http://", "https://")):
             raise ConfigError(f"--upstream {self.upstream}: expected an http(s) URL")
         if not self.model.strip():
             raise ConfigError("--model: expected the upstream's model name")
+        if self.embeddings is not None:
+            if not self.embeddings.startswith(("http://", "https://")):
+                raise ConfigError(f"--embeddings {self.embeddings}: expected an http(s) URL")
+            if not self.embeddings_model.strip():
+                raise ConfigError("--embeddings needs --embeddings-model NAME, the index's model")
         for origin in self.origins:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise ConfigError(
@@ -81,5 +92,6 @@ class Settings:
         return cls(
             signing=parse_keys(keys),
             upstream_key=environ.get(UPSTREAM_KEY_ENV, ""),
+            embeddings_key=environ.get(EMBEDDINGS_KEY_ENV, ""),
             **values,  # type: ignore[arg-type]
         )

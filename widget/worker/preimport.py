@@ -29,6 +29,7 @@ import widget.core.history_export
 import widget.core.history_search
 import widget.core.lifecycle
 import widget.core.protocol
+import widget.core.question_embedding
 import widget.core.redact
 import widget.core.render
 import widget.core.server_wire

@@ -65,6 +65,7 @@ from widget.core.history import (
 from widget.core.history_export import ImportRefused, export_file, merge_import, read_export
 from widget.core.history_search import matching
 from widget.core.lifecycle import CHECKPOINT_S
+from widget.core.question_embedding import question_text
 from widget.core.redact import redact_text
 from widget.core.server_wire import (
     ANSWER_PATH,
@@ -317,7 +318,7 @@ class Tab:
         embeddings, url = self.config.embeddings, self.embeddings_url
         if embeddings is None or url is None:
             return None
-        text = redact_text(f"{question} {quote}" if quote else question)
+        text = question_text(question, quote)
         return asyncio.ensure_future(question_vector(embeddings, url, text, self.index))
 
     def _plan(
