@@ -67,7 +67,9 @@ def parser(prog: str = "build.py server") -> argparse.ArgumentParser:
     )
     p.add_argument("--redis", help="redis:// URL: rate limits shared by every instance")
     p.add_argument(
-        "--database", help="postgresql:// URL for votes (default: SQLite in the index folder)"
+        "--database",
+        help="postgresql:// URL for votes (default: SQLite, docs-panel-votes.sqlite3 in the "
+        "working folder, never the served one)",
     )
     p.add_argument(
         "--trusted-proxy",
