@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from bench.render_bench import percentile  # noqa: E402
 from tests.server.vote_writer import lost, vote_body, write_until_killed  # noqa: E402
 from tests.services import PostgresServer, postgres_server, redis_server  # noqa: E402
+from widget.core.report_shape import parse_report  # noqa: E402
 from widget.server.limits import (  # noqa: E402
     Bucket,
     Limiter,
@@ -48,7 +49,6 @@ from widget.server.limits import (  # noqa: E402
     LocalLimiter,
     RedisLimiter,
 )
-from widget.server.vote_report import parse_report  # noqa: E402
 from widget.server.votes import open_votes  # noqa: E402
 
 

@@ -26,18 +26,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from typing import cast
 
-from widget.core.errors import WidgetError
 from widget.core.feedback import REASONS
 from widget.core.i18n import table
+from widget.core.report_shape import ReportError, validate_report
 
 TOP: int = 10  # rows in the "most" charts
 _WORDS = table("en")
 HELPFUL, NOT_HELPFUL = "#2f5bd3", "#b3261e"
-
-
-class ReportError(WidgetError):
-    """A vote report that is not the README's shape; the message names where."""
 
 
 @dataclass
@@ -51,71 +48,48 @@ class Summary:
     gate_closed: Counter[str] = field(default_factory=Counter)  # question -> votes
 
 
-def _vote(report: Mapping[str, object], where: str) -> tuple[str, str | None, int]:
-    """The report's id, vote and time, checked."""
-    vote_id, vote, at = report.get("id"), report.get("vote"), report.get("voted_at")
-    if not isinstance(vote_id, str) or not vote_id:
-        raise ReportError(f"{where}: 'id' must be a non-empty string")
-    if vote not in ("up", "down", None):
-        raise ReportError(f'{where}: \'vote\' must be "up", "down" or null, got {vote!r}')
-    if type(at) is not int or at < 0:
-        raise ReportError(f"{where}: 'voted_at' must be epoch milliseconds, got {at!r}")
-    return vote_id, vote if isinstance(vote, str) else None, at
+def _checked(report: object, where: str) -> Mapping[str, object]:
+    """``report`` if it has the shape a feedback endpoint takes (``report_shape``'s one
+    allow-list), else ``ReportError`` naming where and which field."""
+    try:
+        validate_report(report)
+    except ReportError as err:
+        raise ReportError(f"{where}: {err}") from None
+    assert isinstance(report, Mapping)
+    return report
 
 
-def _strings(report: Mapping[str, object], key: str, where: str) -> list[str]:
-    value = report.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ReportError(f"{where}: '{key}' must be a list of strings")
-    return value
-
-
-def _pages(report: Mapping[str, object], where: str) -> list[str]:
-    sources = report.get("sources", [])
-    if not isinstance(sources, list) or not all(
-        isinstance(s, dict) and isinstance(s.get("address"), str) for s in sources
-    ):
-        raise ReportError(f"{where}: 'sources' must be a list of {{address, title}}")
+def _pages(report: Mapping[str, object]) -> list[str]:
+    sources = cast(list[dict[str, str]], report["sources"])
     return list(dict.fromkeys(s["address"].partition("#")[0] for s in sources))
 
 
-def _gate_closed(report: Mapping[str, object], where: str) -> bool:
-    gate = report.get("gate")
-    if gate is None:
-        return False
-    scores = [gate.get("top_score"), gate.get("threshold")] if isinstance(gate, dict) else [None]
-    if not all(type(s) in (int, float) and math.isfinite(s) for s in scores):  # type: ignore[arg-type]
-        raise ReportError(f"{where}: 'gate' must be null or {{top_score, threshold}} numbers")
-    return float(scores[0]) < float(scores[1])  # type: ignore[arg-type]
+def _gate_closed(report: Mapping[str, object]) -> bool:
+    gate = cast(dict[str, float] | None, report["gate"])
+    return gate is not None and gate["top_score"] < gate["threshold"]
 
 
-def summarize(reports: Iterable[Mapping[str, object]]) -> Summary:
+def summarize(reports: Iterable[object]) -> Summary:
     """Count the latest report of each vote id; ``ReportError`` names a malformed one."""
     latest: dict[str, tuple[int, int, Mapping[str, object]]] = {}
-    for number, report in enumerate(reports, start=1):
-        where = f"report {number}"
-        if not isinstance(report, Mapping):
-            raise ReportError(f"{where}: expected a JSON object")
-        vote_id, _, at = _vote(report, where)
+    for number, value in enumerate(reports, start=1):
+        report = _checked(value, f"report {number}")
+        vote_id, at = cast(str, report["id"]), cast(int, report["voted_at"])
         if vote_id not in latest or (at, number) >= latest[vote_id][:2]:
             latest[vote_id] = (at, number, report)
     summary = Summary()
-    for at, number, report in sorted(latest.values(), key=lambda kept: kept[:2]):
-        where = f"report {number}"
-        _, vote, _ = _vote(report, where)
+    for at, _, report in sorted(latest.values(), key=lambda kept: kept[:2]):
+        vote = cast(str | None, report["vote"])
         if vote is None:  # taken back
             continue
         summary.votes += 1
         day = time.strftime("%Y-%m-%d", time.gmtime(at / 1000))
         summary.per_day.setdefault(day, Counter())[vote] += 1
         if vote == "down":
-            summary.down_pages.update(_pages(report, where))
-            summary.reasons.update(_strings(report, "reasons", where) or ["(none given)"])
-        if _gate_closed(report, where):
-            question = report.get("question")
-            if not isinstance(question, str):
-                raise ReportError(f"{where}: 'question' must be a string")
-            summary.gate_closed[" ".join(question.split())] += 1
+            summary.down_pages.update(_pages(report))
+            summary.reasons.update(cast(list[str], report["reasons"]) or ["(none given)"])
+        if _gate_closed(report):
+            summary.gate_closed[" ".join(cast(str, report["question"]).split())] += 1
     return summary
 
 

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from tests.server.vote_writer import vote_body
-from widget.server.vote_report import Report, parse_report
+from widget.core.report_shape import Report, parse_report
 from widget.server.votes_sql import MAX_BATCH, GroupCommit, Row, VotesError
 
 

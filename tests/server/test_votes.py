@@ -15,7 +15,7 @@ import pytest
 from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
 from tests.services import free_port
 from widget.core.errors import ConfigError
-from widget.server.vote_report import Report, parse_report
+from widget.core.report_shape import Report, parse_report
 from widget.server.votes import (
     SqliteVotes,
     VotesError,

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from widget.server.vote_report import parse_report
+from widget.core.report_shape import parse_report
 from widget.server.votes import open_votes
 
 ROOT = Path(__file__).resolve().parents[2]

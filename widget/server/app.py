@@ -37,6 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from widget.core.docs_index import DocsIndex
 from widget.core.errors import RequestError, WidgetError
+from widget.core.report_shape import MAX_REPORT_BYTES, ReportError, ReportTooLarge, parse_report
 from widget.core.server_wire import (
     ANSWER_PATH,
     BODY_LIMIT,
@@ -59,7 +60,6 @@ from widget.server.limits import (
 from widget.server.limits import retry_after as retry_after_header
 from widget.server.settings import Settings
 from widget.server.upstream import upstream_client
-from widget.server.vote_report import MAX_REPORT_BYTES, ReportError, ReportTooLarge, parse_report
 from widget.server.votes import VotesError, VotesStore, open_votes
 
 log = logging.getLogger("docs_panel.server")

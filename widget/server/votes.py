@@ -12,7 +12,7 @@ default) or PostgreSQL (``--database postgresql://…``), one row per vote id.
   so two instances starting at once apply each step once; a database newer than this
   code is refused.
 
-Nothing here checks a report: :mod:`widget.server.vote_report` does::
+Nothing here checks a report: :mod:`widget.core.report_shape` does::
 
     store = await open_votes(args.database, default_path=Path("docs-panel-votes.sqlite3"))
     await store.put(parse_report(body))   # ReportError: 400 (ReportTooLarge: 413)
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from widget.core.errors import ConfigError
-from widget.server.vote_report import Report
+from widget.core.report_shape import Report
 from widget.server.votes_postgres import PostgresVotes
 from widget.server.votes_sql import VotesError
 from widget.server.votes_sqlite import SqliteVotes

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.rows import TupleRow
 
-from widget.server.vote_report import Report
+from widget.core.report_shape import Report
 from widget.server.votes_sql import (
     APPLIED,
     CREATE_MIGRATIONS,

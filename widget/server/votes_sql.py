@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from widget.core.errors import WidgetError
-from widget.server.vote_report import Report
+from widget.core.report_shape import Report
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from widget.server.vote_report import Report
+from widget.core.report_shape import Report
 from widget.server.votes_sql import (
     APPLIED,
     CREATE_MIGRATIONS,

@@ -17,7 +17,7 @@ what the report says::
     >>> parse_report(b'{"id": "x", "vote": 1}')
     Traceback (most recent call last):
     ...
-    widget.server.vote_report.ReportError: vote: expected "up", "down" or null, got a number
+    widget.core.report_shape.ReportError: vote: expected "up", "down" or null, got a number
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from widget.core.feedback import REASONS, cast_vote, report
 from widget.core.history import Gate, Source, Turn
-from widget.server.vote_report import (
+from widget.core.report_shape import (
     FIELDS,
     MAX_REPORT_BYTES,
     ReportError,
