@@ -236,7 +236,7 @@ def main(
         type=Path,
         metavar="PATH",
         help="build: the site, the same as --site SITE; report: a JSON-lines file of vote "
-        "reports (what feedbackEndpoint receives)",
+        "reports (what feedbackEndpoint receives) or the server install's SQLite file",
     )
     parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
     parser.add_argument(
@@ -272,6 +272,11 @@ def main(
         action="store_true",
         help="if the embeddings server fails, build a lexical-only index (and say so)",
     )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="report: the server install's PostgreSQL (postgresql://…) to read votes from",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
     parser.add_argument(
@@ -290,10 +295,15 @@ def main(
         if args.command == "server":
             parser.error(f"server takes its own flags after it: {prog} server --help")
         if args.command == "report":
-            if args.path is None:
-                parser.error(f"report needs the votes file: {prog} report votes.jsonl")
-            out = args.out or args.path.with_name(args.path.stem + "-report.html")
-            summary = write_report(args.path, out)
+            source = args.database or (str(args.path) if args.path else None)
+            if source is None or (args.database and args.path):
+                parser.error(
+                    f"report needs one source of votes: {prog} report votes.jsonl (or the "
+                    "server install's docs-panel-votes.sqlite3), or --database postgresql://…"
+                )
+            default = Path("votes-report.html") if args.database else None
+            out = args.out or default or args.path.with_name(args.path.stem + "-report.html")
+            summary = write_report(source, out)
             print(f"docs-panel: {summary.votes} votes → {out}")
             return 0
         if args.command != "build" and args.path is not None:

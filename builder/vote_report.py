@@ -18,11 +18,13 @@ stands in a table, for screen readers and for copying.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -278,10 +280,44 @@ def report_page(reports: Iterable[Mapping[str, object]], *, source: str = "") ->
     )
 
 
-def write_report(votes: Path, out: Path) -> Summary:
-    """``build.py report``: the page for a JSON-lines file, written whole or not at all."""
-    reports = list(read_jsonl(votes))
-    page = report_page(reports, source=votes.name)
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+
+
+def read_votes(source: str) -> tuple[list[Mapping[str, object]], str]:
+    """The reports in ``source`` and its name for the page: a JSON-lines file, the
+    SQLite file a server install keeps, or its ``postgresql://`` database."""
+    if source.startswith(("postgresql://", "postgres://")):
+        return _stored(source), source.rpartition("/")[2] or "PostgreSQL"
+    path = Path(source)
+    try:
+        with path.open("rb") as file:
+            is_sqlite = file.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError as err:
+        raise ReportError(f"{path}: cannot read it ({err})") from None
+    return (_stored(source) if is_sqlite else list(read_jsonl(path))), path.name
+
+
+def _stored(database: str) -> list[Mapping[str, object]]:
+    """Every vote id's current report in a server install's store."""
+    from widget.server.votes import open_votes  # the server extra, only for a database
+
+    async def read() -> list[dict[str, object]]:
+        store = await open_votes(database, default_path=Path(database))
+        try:
+            return await store.reports()
+        finally:
+            await store.close()
+
+    # In a thread of its own: the caller's may already run an event loop.
+    with ThreadPoolExecutor(1) as pool:
+        return list(pool.submit(asyncio.run, read()).result())
+
+
+def write_report(source: str, out: Path) -> Summary:
+    """``build.py report``: the page for ``source`` (``read_votes``), written whole or
+    not at all."""
+    reports, name = read_votes(source)
+    page = report_page(reports, source=name)
     partial = out.with_name(out.name + ".partial")
     partial.write_text(page, encoding="utf-8")
     partial.replace(out)

@@ -130,4 +130,4 @@ def test_build_py_report_needs_the_votes_file(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exit_:
         main(["report"])
     assert exit_.value.code == 2
-    assert "report needs the votes file" in capsys.readouterr().err
+    assert "report needs one source of votes" in capsys.readouterr().err
