@@ -166,11 +166,11 @@ const part = (url) => url.startsWith(here) && partName.test(url.slice(here.lengt
 const twinOf = (url) => twins.get(url) ?? (part(url) ? [`${url}.zst`, "application/json"] : null);
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twinOf(url)[1] } });
 
-// A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
-// copies its memory once the panel's pure modules are imported, before any of its
-// code runs: no question, history or page data is in it yet. Once the reader has a
-// first answer (`docsPanelAnswered`, called by the worker), that copy and the files
-// decoded from their twins go into Cache Storage; later starts take the files from
+// A warm start. Once the reader has a first answer on a cold start
+// (`docsPanelAnswered`, called by the worker), the files decoded from their twins go
+// into Cache Storage, and then a copy of the memory of an interpreter that has
+// imported the panel's pure modules and run none of its code (no question, history
+// or page data is in it), made in a thread of its own (memoryThread); later starts take the files from
 // there (gzipped: the browser gunzips natively, faster still) and restore the
 // memory instead of booting Python again. The memory is kept without its zero
 // pages, not gzipped (half its 31 MB), and read as soon as the loader starts:
@@ -187,7 +187,8 @@ const file = (path) => path.split("/").pop();
 const keyOf = (url) => (part(url) ? `${url}?head=${file(M.index)}` : url);
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
 const memoryKey = `${at(M.pyodide)}?memory&stdlib=${file(M.stdlib)}&worker=${file(M.workerZip)}`;
-const fresh = { files: new Map(), memory: false }; // a cold start's copies (and whether a memory one is due), until kept
+// A cold start's copies until kept, and whether a memory copy is due.
+const fresh = { files: new Map(), memory: false };
 
 const gunzipped = (kept) => new Response(kept.body.pipeThrough(new DecompressionStream("gzip")));
 
@@ -323,9 +324,21 @@ async function compiledWasm(url, keep) {
 }
 
 const wasmUrl = `${at(M.pyodide).replace(/[^/]*$/, "")}pyodide.asm.wasm`;
-const compiled = keptMemory
-  .then(async (memory) => {
-    if (memory || !globalThis.Worker) return null;
+// A kept wasm is compiled at once, beside the memory's reading and the glue's start:
+// WebKit keeps no compiled code, and compiling it when Pyodide asks held a warm start
+// back by the compile's whole length (~1.5 s).
+const keptModule = keptCopy(wasmUrl).then(async (bytes) => {
+  if (!bytes) return null;
+  const started = performance.now();
+  const module = await WebAssembly.compile(bytes);
+  performance.measure("docs-panel:wasm compile", { start: started });
+  return module;
+});
+const compiled = keptModule
+  .catch(() => null) // a spoiled copy: the twin instead
+  .then(async (kept) => {
+    if (kept) return kept;
+    if ((await keptMemory) || !globalThis.Worker) return null;
     const { module, bytes } = await compiledWasm(twinOf(wasmUrl)[0], Boolean(await warm));
     if (bytes) fresh.files.set(wasmUrl, bytes);
     return module;
