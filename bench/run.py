@@ -6,6 +6,7 @@
     python3 bench/run.py --compare bench/out/before.json  # before → after, side by side
     python3 bench/run.py --hover-ms 300                   # rest on the launcher first (intent)
     python3 bench/run.py --preload idle                   # the runtimes load once the page is idle
+    python3 bench/run.py --browsers chromium,firefox,webkit  # across engines (bench/engines.py)
 
 For each site (the demo; the whole Python docs), host (one that gzips, one that
 sends files as they are), network (loopback; Chrome's "Fast 4G") and visit
@@ -143,6 +144,11 @@ def bundle_sizes(site: Site) -> dict[str, float]:
 
 
 def main() -> None:
+    if any(arg.startswith("--browsers") for arg in sys.argv[1:]):  # across engines: its own run
+        from bench.engines import main as across_engines
+
+        across_engines()
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(

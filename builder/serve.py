@@ -47,7 +47,7 @@ MIME_TYPES = {
 }
 COMPRESS_ON_THE_FLY = (".html", ".css", ".js", ".json", ".svg", ".txt")
 # runtime/pyodide-314.0.8/... and name.0123456789.ext(.gz) never change under the same URL.
-_IMMUTABLE = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}(?:\.\w+)+$")
+IMMUTABLE_PATH = re.compile(r"/runtime/[\w.@-]+-\d[\w.-]*/|\.[0-9a-f]{10}(?:\.\w+)+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 CHAT_PATH = "/api/chat"
 FEEDBACK_PATH = "/api/feedback"
@@ -161,7 +161,7 @@ class StaticHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("ETag", etag)
         self.send_header("Vary", "Accept-Encoding")
-        immutable = _IMMUTABLE.search(self.path.split("?")[0])
+        immutable = IMMUTABLE_PATH.search(self.path.split("?")[0])
         self.send_header("Cache-Control", IMMUTABLE if immutable else "no-cache")
         if encoding:
             self.send_header("Content-Encoding", encoding)

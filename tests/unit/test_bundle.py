@@ -47,6 +47,7 @@ from builder.runtime.cjk_tables import (
 from builder.runtime.pyodide_bytecode import pyscript_modules
 from builder.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
 from builder.runtime.wasm_data import Memory
+from builder.serve import IMMUTABLE_PATH
 from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from widget.core.docs_index import Section, load_index
 from widget.core.errors import ConfigError
@@ -116,6 +117,22 @@ def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> 
     )
     loaded = {Path(path).resolve() for path in json.loads(run.stdout)}
     assert loaded and loaded <= set(pyodide_wasm.DRIVERS), loaded - set(pyodide_wasm.DRIVERS)
+
+
+def test_what_is_fetched_with_force_cache_has_a_name_that_never_changes(
+    files: dict[str, bytes],
+) -> None:
+    """embed.js's prefetch and the loader's twins take any copy the HTTP cache holds
+    (cache: "force-cache"): each is a name the server marks immutable."""
+    loader = loader_manifest(files)
+    twins = [f"{name}.zst" for names in loader["twins"].values() for name in names]
+    part = "index-text-0." + "0123456789" + ".json"  # an index part, by its names' rule
+    assert re.fullmatch(loader["indexPart"], part)
+    prefetch = [path for lane in embedded(files)["prefetch"] for path in lane]
+    fetched = [*prefetch, *twins, loader["zstd"], f"{part}.zst"]
+    assert not [path for path in fetched if not IMMUTABLE_PATH.search(f"/docs-panel/{path}")]
+    for script in ("embed.js", manifest(files)["pyodide"]):
+        assert re.search(r'cache:\s*"force-cache"', files[script].decode()), script
 
 
 def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:

@@ -139,11 +139,13 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
 
   // The worker's files, fetched into the HTTP cache while the shell starts so the
   // worker finds them there: in two lanes (build.py orders them), so the shell's
-  // own requests still find connections.
+  // own requests still find connections. Their names are content-hashed or versioned:
+  // a cached copy is taken as it is (WebKit would download it again on a reload).
   const warmCache = () => M.prefetch.forEach(async (lane) => {
     for (const path of lane) {
       try {
-        await (await fetch(abs(path), { priority: "low" })).body.pipeTo(new WritableStream());
+        const options = { priority: "low", cache: "force-cache" };
+        await (await fetch(abs(path), options)).body.pipeTo(new WritableStream());
       } catch (e) { return; } // the worker will ask, and say what failed
     }
   });

@@ -22,6 +22,26 @@ import { zstdTwins } from "./zstd-twins.mjs";
 const M = __DOCS_PANEL_LOADER__;
 const at = (path) => new URL(path, import.meta.url).href;
 
+// The worker's marks, measures and requests, as they happen, for a page that listens
+// (bench/engines.py): only Chromium's driver can read a worker's performance entries.
+// Times are absolute (timeOrigin-based), so any realm can place them.
+if (globalThis.BroadcastChannel && globalThis.PerformanceObserver) {
+  const timeline = new BroadcastChannel("docs-panel:timeline");
+  timeline.unref?.(); // in Node, an open channel would keep the process alive
+  const shifted = (e) => ({
+    type: e.entryType,
+    name: e.name,
+    start: performance.timeOrigin + e.startTime,
+    end: performance.timeOrigin + (e.entryType === "resource" ? e.responseEnd : e.startTime + e.duration),
+    bytes: e.transferSize ?? 0,
+  });
+  try {
+    new PerformanceObserver((list) => timeline.postMessage(list.getEntries().map(shifted))).observe({
+      entryTypes: ["mark", "measure", "resource"],
+    });
+  } catch {} // an engine that observes none of these: nothing to tell
+}
+
 const { decoded, watched } = zstdTwins(at(M.zstd));
 
 // Requests for these files are answered from their Zstandard twins, decoded (twin-routes.mjs
@@ -29,11 +49,11 @@ const { decoded, watched } = zstdTwins(at(M.zstd));
 const { twinOf, keyOf, memoryKey, current } = twinRoutes(M, import.meta.url);
 const response = (body, url) => new Response(body, { headers: { "Content-Type": twinOf(url)[1] } });
 
-// A warm start. The first start in a browser boots Pyodide with `_makeSnapshot` and
-// copies its memory once the panel's pure modules are imported, before any of its
-// code runs: no question, history or page data is in it yet. Once the reader has a
-// first answer (`docsPanelAnswered`, called by the worker), that copy and the files
-// decoded from their twins go into Cache Storage; later starts take the files from
+// A warm start. Once the reader has a first answer on a cold start
+// (`docsPanelAnswered`, called by the worker), the files decoded from their twins go
+// into Cache Storage, and then a copy of the memory of an interpreter that has
+// imported the panel's pure modules and run none of its code (no question, history
+// or page data is in it), made in a thread of its own (memoryThread); later starts take the files from
 // there (gzipped: the browser gunzips natively, faster still) and restore the
 // memory instead of booting Python again. The memory is kept without its zero
 // pages, not gzipped (half its 31 MB), and read as soon as the loader starts:
@@ -44,7 +64,8 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // addresses; keeping new copies drops the others.
 const WARM = "docs-panel-warm-start";
 const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
-const fresh = { files: new Map(), memory: null }; // a cold start's copies, until kept
+// A cold start's copies until kept, and whether a memory copy is due.
+const fresh = { files: new Map(), memory: false };
 
 const gunzipped = (kept) => new Response(kept.body.pipeThrough(new DecompressionStream("gzip")));
 
@@ -101,41 +122,64 @@ function compilerThread({ decoded, watched }) {
         WebAssembly.compileStreaming(new Response(mine, { headers })),
         copy && new Response(copy).arrayBuffer(),
       ]);
-      postMessage({ module, bytes, at: performance.timeOrigin + performance.now() }, bytes ? [bytes] : []);
+      const [arrived] = performance.getEntriesByName(`docs-panel:downloaded ${url.split("/").pop()}`);
+      const absolute = (time) => performance.timeOrigin + time;
+      const times = { downloaded: absolute(arrived?.startTime ?? performance.now()), at: absolute(performance.now()) };
+      postMessage({ module, bytes, ...times }, bytes ? [bytes] : []);
     } catch (error) {
       postMessage({ error: (cause ?? error).message });
     }
   };
 }
 
-// The wasm behind twin `url`, as {module, bytes}: its bytes only if `keep` (for Cache Storage).
-function compiledWasm(url, keep) {
-  const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
+// The one reply of a thread that runs `source`, sent `message`; the thread ends with it.
+function threadReply(what, source, message, type = "classic") {
   const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-  const thread = new Worker(script);
+  const thread = new Worker(script, { type });
   const end = () => {
     thread.terminate();
     URL.revokeObjectURL(script); // else its blob is kept for as long as the panel's worker lives
   };
   return new Promise((resolve, reject) => {
-    thread.onmessage = ({ data: { error, at: done, ...wasm } }) => {
+    thread.onmessage = ({ data }) => {
       end();
-      if (error) return reject(new Error(error));
-      performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: done - performance.timeOrigin });
-      resolve(wasm);
+      if (data.error) reject(new Error(data.error));
+      else resolve(data);
     };
     thread.onerror = () => {
       end();
-      reject(new Error("docs-panel: the wasm's thread did not start"));
+      reject(new Error(`docs-panel: the ${what}'s thread did not start`));
     };
-    thread.postMessage({ url, keep });
+    thread.postMessage(message);
   });
 }
 
+// The wasm behind twin `url`, as {module, bytes}: its bytes only if `keep` (for Cache Storage).
+async function compiledWasm(url, keep) {
+  const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
+  const { downloaded, at: done, ...wasm } = await threadReply("wasm", source, { url, keep });
+  const [arrived, compiled] = [downloaded, done].map((time) => time - performance.timeOrigin);
+  performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: arrived });
+  performance.measure("docs-panel:wasm compile", { start: arrived, end: compiled });
+  return wasm;
+}
+
 const wasmUrl = `${at(M.pyodide).replace(/[^/]*$/, "")}pyodide.asm.wasm`;
-const compiled = keptMemory
-  .then(async (memory) => {
-    if (memory || !globalThis.Worker) return null;
+// A kept wasm is compiled at once, beside the memory's reading and the glue's start:
+// WebKit keeps no compiled code, and compiling it when Pyodide asks held a warm start
+// back by the compile's whole length (~1.5 s).
+const keptModule = keptCopy(wasmUrl).then(async (bytes) => {
+  if (!bytes) return null;
+  const started = performance.now();
+  const module = await WebAssembly.compile(bytes);
+  performance.measure("docs-panel:wasm compile", { start: started });
+  return module;
+});
+const compiled = keptModule
+  .catch(() => null) // a spoiled copy: the twin instead
+  .then(async (kept) => {
+    if (kept) return kept;
+    if ((await keptMemory) || !globalThis.Worker) return null;
     const { module, bytes } = await compiledWasm(twinOf(wasmUrl)[0], Boolean(await warm));
     if (bytes) fresh.files.set(wasmUrl, bytes);
     return module;
@@ -144,22 +188,90 @@ const compiled = keptMemory
 compiled.catch(() => {}); // reported by loadPyodide (failing)
 const COMPILED = new Response(null);
 const instantiateStreaming = WebAssembly.instantiateStreaming;
+let wasmModule = null; // the one Pyodide runs, for the memory copy's thread
 WebAssembly.instantiateStreaming = async (source, imports) => {
   const answer = await source;
-  if (answer !== COMPILED) return instantiateStreaming(answer, imports);
-  const module = await compiled;
-  return { module, instance: await WebAssembly.instantiate(module, imports) };
+  if (answer !== COMPILED) {
+    const made = await instantiateStreaming(answer, imports);
+    wasmModule = made.module;
+    return made;
+  }
+  wasmModule = await compiled;
+  return { module: wasmModule, instance: await WebAssembly.instantiate(wasmModule, imports) };
 };
 
-async function keepWarmCopy({ files, memory }) {
+// The warm start's memory copy is made in a thread of its own once the first answer
+// has ended: a second interpreter, booted in snapshot mode from the module and files
+// this start used, with the worker's zip on its path and the panel's pure modules
+// imported, and nothing else run (no question, history or page data is in it).
+// Made in the start itself, it held the first answer back: in WebKit, snapshot mode
+// and the copy took 6.6 s of a 34 s cold start under load (bench/engines.py).
+function memoryThread() {
+  globalThis.onmessage = async ({ data }) => {
+    const { code, glue, module, stdlib, workerZip, urls, lockInfo, python } = data;
+    try {
+      const plainFetch = globalThis.fetch;
+      globalThis.fetch = (url, init) => {
+        if (String(url) === urls.stdlib) return Promise.resolve(new Response(stdlib));
+        if (String(url) === urls.wasm) return Promise.resolve(new Response(null));
+        return plainFetch(url, init);
+      };
+      WebAssembly.instantiateStreaming = async (_, imports) => ({
+        module,
+        instance: await WebAssembly.instantiate(module, imports),
+      });
+      const pyodide = await new (async () => {}).constructor("importMeta", code)({ url: urls.pyodide });
+      const py = await pyodide.loadPyodide({
+        createPyodideModule: new Function("importMeta", glue)({ url: urls.glue }),
+        indexURL: urls.index,
+        stdLibURL: urls.stdlib,
+        lockFileContents: { info: lockInfo, packages: {} },
+        _makeSnapshot: true,
+      });
+      py.FS.writeFile(urls.zip, new Uint8Array(workerZip));
+      python.forEach((source) => py.runPython(source));
+      const memory = py.makeMemorySnapshot();
+      postMessage({ memory }, [memory.buffer]);
+    } catch (error) {
+      postMessage({ error: String(error?.message ?? error) });
+    }
+  };
+}
+
+async function madeMemory(stdlib) {
+  const urls = { pyodide: at(M.pyodide), glue: at(M.glue), stdlib: at(M.stdlib), wasm: wasmUrl };
+  const message = {
+    code,
+    glue: await glue,
+    module: wasmModule,
+    stdlib,
+    workerZip: await workerZip,
+    urls: { ...urls, index: indexURL, zip: zipPath },
+    lockInfo: M.lockInfo,
+    python: [onPathPython, "import widget.worker.preimport"],
+  };
+  // A module thread: Pyodide refuses to start in a classic one.
+  return (await threadReply("memory copy", `(${memoryThread})()`, message, "module")).memory;
+}
+
+async function keepWarmCopy({ files, memory: due }) {
   const gzipped = (blob) => new Response(blob.stream().pipeThrough(new CompressionStream("gzip")));
+  const started = performance.now();
   try {
     const cache = await warm;
     const stale = (await cache.keys()).filter((r) => !current(r.url));
     await Promise.all(stale.map((r) => cache.delete(r)));
-    // The memory first: it saves the most, and the files are fetched as usual without it.
-    if (memory) await cache.put(memoryKey, new Response(withoutZeroPages(memory)));
+    // The files first: the memory takes seconds to make, and the reader may leave.
     for (const [url, bytes] of files) await cache.put(keyOf(url), gzipped(new Blob([await bytes])));
+    if (due) {
+      const making = performance.now();
+      const stdlib = (await files.get(at(M.stdlib))) ?? (await keptCopy(at(M.stdlib)));
+      if (!stdlib) throw new Error("the standard library is neither fresh nor kept");
+      const memory = await madeMemory(stdlib);
+      performance.measure("docs-panel:memory copy", { start: making });
+      await cache.put(memoryKey, new Response(withoutZeroPages(memory)));
+    }
+    performance.measure("docs-panel:keep warm copy", { start: started });
   } catch (error) {
     console.info(`docs-panel: the next start will be cold (${error.message})`);
   }
@@ -167,7 +279,7 @@ async function keepWarmCopy({ files, memory }) {
 
 globalThis.docsPanelAnswered = () => {
   const copy = { ...fresh };
-  [fresh.files, fresh.memory] = [new Map(), null];
+  [fresh.files, fresh.memory] = [new Map(), false];
   if (copy.files.size || copy.memory) setTimeout(() => keepWarmCopy(copy), 1000); // once drawn
 };
 
@@ -198,11 +310,12 @@ const workerZip = fetch(at(M.workerZip)).then((r) => r.arrayBuffer());
 
 // The worker's zip, written where Python finds it (a restored copy has it on
 // sys.path already, but the file system is not part of the copy).
+const zipPath = `/lib/${file(M.workerZip)}`;
+const onPathPython = `import sys\nif ${JSON.stringify(zipPath)} not in sys.path:\n    sys.path.insert(0, ${JSON.stringify(zipPath)})`;
+const indexURL = at(M.pyodide).replace(/[^/]*$/, "");
 async function onPath(py) {
-  const zip = `/lib/${file(M.workerZip)}`;
-  py.FS.writeFile(zip, new Uint8Array(await workerZip));
-  const path = JSON.stringify(zip);
-  py.runPython(`import sys\nif ${path} not in sys.path:\n    sys.path.insert(0, ${path})`);
+  py.FS.writeFile(zipPath, new Uint8Array(await workerZip));
+  py.runPython(onPathPython);
 }
 
 export async function loadPyodide(options = {}) {
@@ -210,7 +323,7 @@ export async function loadPyodide(options = {}) {
   const settings = {
     ...options,
     createPyodideModule: new Function("importMeta", await glue)({ url: at(M.glue) }),
-    indexURL: at(M.pyodide).replace(/[^/]*$/, ""),
+    indexURL,
     stdLibURL: at(M.stdlib),
     lockFileContents: { info: M.lockInfo, packages: {} },
   };
@@ -218,24 +331,21 @@ export async function loadPyodide(options = {}) {
   const memory = await keptMemory;
   let py = null;
   if (memory) {
+    const started = performance.now();
     py = await load({ _loadSnapshot: memory }).catch((error) => {
       console.info(`docs-panel: a cold start, the warm one failed (${error.message})`);
       return null;
     });
-    if (py) performance.mark("docs-panel:warm");
+    if (py) performance.measure("docs-panel:warm", { start: started });
   }
-  const keep = !py && Boolean(await warm);
-  py ??= await load({ _makeSnapshot: keep });
+  if (!py) {
+    const started = performance.now();
+    py = await load();
+    performance.measure("docs-panel:python start", { start: started });
+    // A memory copy to make once the first answer has ended (memoryThread).
+    fresh.memory = Boolean((await warm) && globalThis.Worker && wasmModule);
+  }
   await onPath(py);
-  if (keep) {
-    // The panel's pure modules go into the copy too: a warm start skips their import.
-    py.runPython("import widget.worker.preimport");
-    fresh.memory = py.makeMemorySnapshot();
-    // In this mode Python's `js` reads globals through a recording proxy, and a
-    // worker's accessors (performance, location…) refuse it: give `js` the globals.
-    py.registerJsModule("js", globalThis);
-    py.runPython("import sys; sys.modules.pop('js', None)");
-  }
   performance.measure("docs-panel:loadPyodide", "docs-panel:loader");
   return py;
 }

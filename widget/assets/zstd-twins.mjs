@@ -4,13 +4,17 @@
 // import: the loader's wasm thread runs it from its source (`${zstdTwins}`).
 // build.py inlines this module into the loader; tests/js/zstd-twins.test.mjs runs it.
 export function zstdTwins(zstdUrl) {
+  // Every file fetched here has a content-hashed or versioned name, so a copy in the
+  // HTTP cache is the file: taken as it is, with no request. WebKit otherwise fetches
+  // them again in full when the page is reloaded (no revalidation, not even a 304).
+  const cached = (url) => fetch(url, { cache: "force-cache" });
   // Zstandard's decoder (build.py's zstd_wasm), from its gzip twin, which the browser
   // gunzips natively unless the host did already; fetched once a file needs it (a warm
   // start needs none).
   let decoder = null;
   const zstdDecoder = () => {
     decoder ??= (async () => {
-      const response = await fetch(zstdUrl);
+      const response = await cached(zstdUrl);
       if (!response.ok) throw new Error(`docs-panel: could not load ${zstdUrl}: HTTP ${response.status}`);
       let bytes = new Uint8Array(await response.arrayBuffer());
       if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
@@ -63,7 +67,7 @@ export function zstdTwins(zstdUrl) {
   // the file Content-Encoding: zstd and the browser decoded it already.
   async function decoded(url) {
     const decoding = zstdDecoder(); // fetched beside the file
-    const response = await fetch(url);
+    const response = await cached(url);
     if (!response.ok) throw new Error(`docs-panel: could not load ${url}: HTTP ${response.status}`);
     const reader = response.body.getReader();
     const head = [];
