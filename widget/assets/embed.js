@@ -26,7 +26,7 @@
   const prefix = valid("storagePrefix", M.storage);
   const keys = Object.fromEntries(M.storage.names.map((name) => [name, prefix + "." + name]));
   const shortcut = cfg.shortcut === null ? null : valid("shortcut");
-  const mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  const mac = /Mac|iP/.test(navigator.platform || ""); // iPhone, iPad, iPod
   // The reader's language: the configured one, else the page's <html lang>, else the
   // browser's, the first with a table (build.py writes each table's words used here);
   // English otherwise. The shell speaks the one chosen here (bridge.language).
@@ -43,7 +43,7 @@
 
   let config;
   try {
-    config = JSON.stringify(w.docsPanel === undefined ? null : w.docsPanel);
+    config = JSON.stringify(w.docsPanel ?? null);
   } catch (e) {
     config = JSON.stringify("unserializable: " + e.message);
   }
