@@ -53,6 +53,9 @@ ROOMY = ["--client-rate", "100000", "--client-burst", "100000"]
 ROOMY += ["--total-rate", "100000", "--total-burst", "100000"]
 ROOMY += ["--vote-rate", "100000", "--vote-burst", "100000"]
 START_TIMEOUT_S = 180.0
+PROFILE: Path | None = None
+"""``--profile DIR``: where py-spy writes each server's samples."""
+SPIES: dict[int, subprocess.Popen[bytes]] = {}
 
 UPSTREAM = """
 import asyncio, json, sys
@@ -123,10 +126,18 @@ def start_server(
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     _wait(url, process)
+    if PROFILE:  # py-spy samples the server until _stop: a collapsed-stack file per server
+        spy = ["py-spy", "record", "--format", "raw", "--rate", "100", "--nonblocking"]
+        spy += ["--pid", str(process.pid), "-o", str(PROFILE / f"server-{port}.txt")]
+        SPIES[process.pid] = subprocess.Popen(spy, stdout=subprocess.DEVNULL)
     return url, process
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
+    spy = SPIES.pop(process.pid, None)
+    if spy is not None:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+        spy.wait()
     process.terminate()
     try:
         process.wait(30)
@@ -341,7 +352,10 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=300)
     parser.add_argument("--pace-ms", type=float, default=20.0)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--profile", type=Path, help="sample each server with py-spy into DIR")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     parts = set(args.only.split(","))
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder:

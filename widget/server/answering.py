@@ -42,7 +42,7 @@ from widget.core.server_wire import (
     sources_event,
 )
 from widget.core.signing import sign, verify
-from widget.core.stream import ContentDelta, ReasoningDelta
+from widget.core.stream import ChatDelta, ContentDelta, ReasoningDelta
 from widget.server.settings import Settings
 from widget.server.upstream import ask_upstream
 
@@ -146,6 +146,19 @@ def plan_for(
     return plan, body
 
 
+def relayed(deltas: list[ChatDelta], text: list[str]) -> bytes:
+    """The events for what one upstream read brought, as one write (in their order),
+    each content piece also kept in ``text`` for the citation list."""
+    events = bytearray()
+    for delta in deltas:
+        if isinstance(delta, ContentDelta):
+            text.append(delta.text)
+            events += content_event(delta.text)
+        elif isinstance(delta, ReasoningDelta):
+            events += reasoning_event(delta.text)
+    return bytes(events)
+
+
 async def answer(
     asked: ServerQuestion, context: Context, request_id: str
 ) -> AsyncGenerator[bytes, None]:
@@ -159,12 +172,10 @@ async def answer(
         return
     text: list[str] = []
     try:
-        async for delta in ask_upstream(context.client, context.settings, body):
-            if isinstance(delta, ContentDelta):
-                text.append(delta.text)
-                yield content_event(delta.text)
-            elif isinstance(delta, ReasoningDelta):
-                yield reasoning_event(delta.text)
+        async for deltas in ask_upstream(context.client, context.settings, body):
+            events = relayed(deltas, text)
+            if events:
+                yield events
     except StreamError as err:
         log.warning(
             "upstream failed",

@@ -5,8 +5,12 @@ Every step has a timeout (``Timeouts``), and what goes wrong becomes a
 an upstream's error body can quote the key or the prompt, so it is logged by
 status and never sent on::
 
-    async for delta in ask_upstream(client, settings, body):
-        ...  # ContentDelta, ReasoningDelta, Finish, Done
+    async for deltas in ask_upstream(client, settings, body):
+        ...  # what one read brought: ContentDelta, ReasoningDelta, Finish, Done
+
+It yields what each read of the upstream's body completed, as one list: when events
+arrive together (a busy server reads several at once), the caller relays them in one
+write instead of one per token.
 """
 
 from __future__ import annotations
@@ -39,8 +43,11 @@ def upstream_client(settings: Settings) -> httpx.AsyncClient:
 
 async def ask_upstream(
     client: httpx.AsyncClient, settings: Settings, body: dict[str, object]
-) -> AsyncIterator[ChatDelta]:
-    """The upstream's answer as deltas, ending with ``Done``; StreamError otherwise."""
+) -> AsyncIterator[list[ChatDelta]]:
+    """The upstream's answer, a list of deltas per read, ending with ``Done``;
+    StreamError otherwise. Silence between two reads is bounded by the client's read
+    timeout (``Timeouts.idle``); the whole answer's deadline is checked at each read
+    (no timer per token: at a few thousand tokens a second, that is the server's CPU)."""
     timeouts = settings.timeouts
     deadline = time.monotonic() + timeouts.total
     decoder = ChatStreamDecoder()
@@ -53,20 +60,15 @@ async def ask_upstream(
     try:
         if response.status_code != 200:
             raise StreamError(f"the upstream model replied HTTP {response.status_code}")
-        chunks = response.aiter_raw()
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+        async for chunk in response.aiter_raw():
+            if time.monotonic() > deadline:
                 raise StreamError(f"the upstream model took over {timeouts.total:g} s")
-            try:
-                async with asyncio.timeout(min(left, timeouts.idle)):
-                    chunk = await anext(chunks)
-            except StopAsyncIteration:
-                break
-            for delta in decoder.feed(chunk):
-                yield delta
-        for delta in decoder.close():
-            yield delta
+            deltas = decoder.feed(chunk)
+            if deltas:
+                yield deltas
+        deltas = decoder.close()
+        if deltas:
+            yield deltas
     except (httpx.HTTPError, OSError, TimeoutError) as err:
         raise StreamError(f"the upstream model's stream failed ({type(err).__name__})") from None
     finally:
