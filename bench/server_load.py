@@ -303,12 +303,13 @@ def python_part(work: Path) -> dict[str, Any]:
     from widget.server.answering import Context, Counters, plan_for
     from widget.server.index_files import read_index
     from widget.server.settings import Settings
+    from widget.server.upstream import Upstream
 
     settings = Settings.from_environment(
         environ=KEYS, index=index, upstream="http://127.0.0.1:9/", model="m"
     )
     loaded = read_index(index)
-    context = Context(settings, lambda: loaded, httpx.AsyncClient(), Counters())
+    context = Context(settings, lambda: loaded, Upstream(settings), Counters())
     from widget.core.server_wire import ServerQuestion
 
     questions = [q["q"] for q in json.loads(QUESTIONS.read_text())["questions"]]

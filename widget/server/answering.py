@@ -17,8 +17,6 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field, replace
 
-import httpx
-
 from widget.core.answers import (
     NeedParts,
     Plan,
@@ -44,7 +42,7 @@ from widget.core.server_wire import (
 from widget.core.signing import sign, verify
 from widget.core.stream import ChatDelta, ContentDelta, ReasoningDelta
 from widget.server.settings import Settings
-from widget.server.upstream import ask_upstream
+from widget.server.upstream import Upstream, ask_upstream
 
 log = logging.getLogger("docs_panel.server")
 
@@ -71,7 +69,7 @@ class Context:
     settings: Settings
     index: Callable[[], DocsIndex]
     """The current index (it may change between two questions, never during one)."""
-    client: httpx.AsyncClient
+    client: Upstream
     counters: Counters
     clock: Callable[[], float] = time.time
 
