@@ -53,6 +53,11 @@ ROOMY = ["--client-rate", "100000", "--client-burst", "100000"]
 ROOMY += ["--total-rate", "100000", "--total-burst", "100000"]
 ROOMY += ["--vote-rate", "100000", "--vote-burst", "100000"]
 START_TIMEOUT_S = 180.0
+PROFILE: Path | None = None
+"""``--profile DIR``: where py-spy writes each server's samples."""
+SPIES: dict[int, subprocess.Popen[bytes]] = {}
+UPSTREAM_PIDS: dict[str, int] = {}
+"""Each running fake upstream's process, by URL: its CPU time is reported."""
 
 UPSTREAM = """
 import asyncio, json, sys
@@ -95,10 +100,12 @@ def upstream(tokens: int, pace_ms: float) -> Iterator[str]:
         [sys.executable, "-c", UPSTREAM, str(port), str(tokens), str(pace_ms)]
     )
     url = f"http://127.0.0.1:{port}/v1/chat/completions"
+    UPSTREAM_PIDS[url] = process.pid
     try:
         _wait(f"http://127.0.0.1:{port}", process, "/v1/chat/completions")
         yield url
     finally:
+        del UPSTREAM_PIDS[url]
         process.kill()
         process.wait()
 
@@ -123,10 +130,18 @@ def start_server(
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     _wait(url, process)
+    if PROFILE:  # py-spy samples the server until _stop: a collapsed-stack file per server
+        spy = ["py-spy", "record", "--format", "raw", "--rate", "100", "--nonblocking"]
+        spy += ["--pid", str(process.pid), "-o", str(PROFILE / f"server-{port}.txt")]
+        SPIES[process.pid] = subprocess.Popen(spy, stdout=subprocess.DEVNULL)
     return url, process
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
+    spy = SPIES.pop(process.pid, None)
+    if spy is not None:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+        spy.wait()
     process.terminate()
     try:
         process.wait(30)
@@ -182,19 +197,86 @@ async def _streams(url: str, body: dict[str, Any], count: int, server: bool) -> 
     }
 
 
-def stream_part(index: Path, streams: int, tokens: int, pace_ms: float) -> dict[str, Any]:
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _waited_s(pid: int) -> float:
+    """Seconds the process's main thread has spent runnable but waiting for a CPU: on a
+    busy machine, each hop of a token (upstream, server, client) waits this way."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+
+
+def _round(
+    url: str, body: dict[str, Any], streams: int, server: bool, pids: dict[str, int]
+) -> dict[str, Any]:
+    """One measured round, with the CPU seconds each process spent on it."""
+    pids = pids | {"load_generator": os.getpid()}
+    before = {name: (_cpu_s(pid), _waited_s(pid)) for name, pid in pids.items()}
+    figures = asyncio.run(_streams(url, body, streams, server))
+    figures["cpu_s"] = {name: round(_cpu_s(pid) - before[name][0], 2) for name, pid in pids.items()}
+    figures["runqueue_wait_s"] = {
+        name: round(_waited_s(pid) - before[name][1], 2) for name, pid in pids.items()
+    }
+    return figures
+
+
+def _median_of_rounds(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    def median(*path: str) -> float:
+        values = []
+        for figures in rounds:
+            for key in path:
+                figures = figures[key]
+            values.append(figures)
+        return round(statistics.median(values), 3)
+
+    return {
+        "ttft_s": {p: median("ttft_s", p) for p in ("p50", "p95")},
+        "last_token_s": {p: median("last_token_s", p) for p in ("p50", "p95")},
+        "errors": sum(r["errors"] for r in rounds),
+        "cpu_s": {name: median("cpu_s", name) for name in rounds[0]["cpu_s"]},
+        "runqueue_wait_s": {name: median("runqueue_wait_s", name) for name in rounds[0]["cpu_s"]},
+        "ttft_p95_per_round": [r["ttft_s"]["p95"] for r in rounds],
+    }
+
+
+def stream_part(
+    index: Path, streams: int, tokens: int, pace_ms: float, rounds: int = 3, pin: bool = False
+) -> dict[str, Any]:
+    """Direct and through-the-server rounds, interleaved (which goes first alternates) so
+    a busy spell on the machine falls on both; medians of the rounds' figures. ``pin``:
+    the server alone on CPU 0, the fake upstream and this load generator on CPU 1."""
     question = {"question": "how do I retry a failed job"}
     direct_body = {"model": "bench", "stream": True, "messages": [{"role": "user", "content": "q"}]}
     with upstream(tokens, pace_ms) as upstream_url:
-        direct = asyncio.run(_streams(upstream_url, direct_body, streams, server=False))
         url, process = start_server(index, upstream_url, *ROOMY, "--gate", "0")
+        pids = {"server": process.pid, "upstream": UPSTREAM_PIDS[upstream_url]}
+        if pin:
+            os.sched_setaffinity(process.pid, {0})
+            os.sched_setaffinity(pids["upstream"], {1})
+            os.sched_setaffinity(0, {1})
+        direct: list[dict[str, Any]] = []
+        through: list[dict[str, Any]] = []
         try:
-            through = asyncio.run(_streams(url + "/answer", question, streams, server=True))
+            for n in range(rounds):
+                order = [False, True] if n % 2 == 0 else [True, False]
+                for server in order:
+                    if server:
+                        through.append(_round(url + "/answer", question, streams, True, pids))
+                    else:
+                        direct.append(_round(upstream_url, direct_body, streams, False, pids))
         finally:
             _stop(process)
-    ratio = through["ttft_s"]["p95"] / direct["ttft_s"]["p95"] if direct["ttft_s"]["p95"] else None
-    return {"streams": streams, "tokens": tokens, "pace_ms": pace_ms, "direct": direct,
-            "server": through, "ttft_p95_ratio": round(ratio, 2) if ratio else None}  # fmt: skip
+            if pin:
+                os.sched_setaffinity(0, range(os.cpu_count() or 1))
+    ratios = [t["ttft_s"]["p95"] / d["ttft_s"]["p95"] for d, t in zip(direct, through, strict=True)]
+    return {"streams": streams, "tokens": tokens, "pace_ms": pace_ms, "rounds": rounds,
+            "pinned": pin, "direct": _median_of_rounds(direct),
+            "server": _median_of_rounds(through),
+            "ttft_p95_ratio_per_round": [round(r, 2) for r in ratios],
+            "ttft_p95_ratio": round(statistics.median(ratios), 2)}  # fmt: skip
 
 
 def _rss_mib(pid: int) -> float:
@@ -221,12 +303,13 @@ def python_part(work: Path) -> dict[str, Any]:
     from widget.server.answering import Context, Counters, plan_for
     from widget.server.index_files import read_index
     from widget.server.settings import Settings
+    from widget.server.upstream import Upstream
 
     settings = Settings.from_environment(
         environ=KEYS, index=index, upstream="http://127.0.0.1:9/", model="m"
     )
     loaded = read_index(index)
-    context = Context(settings, lambda: loaded, httpx.AsyncClient(), Counters())
+    context = Context(settings, lambda: loaded, Upstream(settings), Counters())
     from widget.core.server_wire import ServerQuestion
 
     questions = [q["q"] for q in json.loads(QUESTIONS.read_text())["questions"]]
@@ -340,8 +423,15 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--tokens", type=int, default=300)
     parser.add_argument("--pace-ms", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=3, help="direct/server rounds, interleaved")
+    parser.add_argument(
+        "--pin", action="store_true", help="server on CPU 0; upstream and load generator on CPU 1"
+    )
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--profile", type=Path, help="sample each server with py-spy into DIR")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     parts = set(args.only.split(","))
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -349,7 +439,9 @@ def main() -> None:
         build_demo(work / "demo")
         demo = work / "demo" / "docs-panel"
         if "stream" in parts:
-            figures["stream"] = stream_part(demo, args.streams, args.tokens, args.pace_ms)
+            figures["stream"] = stream_part(
+                demo, args.streams, args.tokens, args.pace_ms, args.rounds, args.pin
+            )
             print(json.dumps({"stream": figures["stream"]}), flush=True)
         if "python" in parts:
             figures["python"] = python_part(work)

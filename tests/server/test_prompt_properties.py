@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from widget.core.server_wire import parse_question
 from widget.server.answering import Context, Counters, plan_for
 from widget.server.index_files import read_index
 from widget.server.settings import Settings
+from widget.server.upstream import Upstream
 
 MARK = "QZXJVK"
 """Spliced into every client string: a word no demo page has."""
@@ -51,7 +51,7 @@ def context(site: Site) -> Context:
         gate=0.0,  # always ask the model, so every body builds a prompt
     )
     index = read_index(settings.index)
-    return Context(settings, lambda: index, httpx.AsyncClient(), Counters())
+    return Context(settings, lambda: index, Upstream(settings), Counters())
 
 
 @given(bodies)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from widget.core.errors import RequestError, StreamError
 from widget.core.history import Source
@@ -92,3 +94,11 @@ def test_the_servers_stream_decodes_split_at_every_byte() -> None:
 def test_an_error_or_a_malformed_event_fails_the_stream(wire: bytes) -> None:
     with pytest.raises(StreamError):
         ServerStreamDecoder().feed(wire)
+
+
+@given(st.text(), st.sampled_from(["content", "reasoning_content"]))
+def test_a_token_event_is_what_json_dumps_gives_for_the_whole_chunk(text: str, kind: str) -> None:
+    whole = {"choices": [{"delta": {kind: text}}]}
+    dumped = json.dumps(whole, ensure_ascii=False, separators=(",", ":"))
+    made = content_event(text) if kind == "content" else reasoning_event(text)
+    assert made == f"data: {dumped}\n\n".encode()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Final
 
 from widget.core.errors import RequestError, StreamError
@@ -173,16 +174,18 @@ def sources_event(sources: Sequence[Source], *, answering: bool) -> bytes:
 
 
 def content_event(text: str) -> bytes:
-    return _chunk({"content": text})
+    """One piece of the answer, as ``data: {"choices":[{"delta":{"content":…}}]}``."""
+    return _chunk("content", text)
 
 
 def reasoning_event(text: str) -> bytes:
-    return _chunk({"reasoning_content": text})
+    return _chunk("reasoning_content", text)
 
 
-def _chunk(delta: dict[str, str]) -> bytes:
-    text = json.dumps({"choices": [{"delta": delta}]}, ensure_ascii=False, separators=(",", ":"))
-    return f"data: {text}\n\n".encode()
+def _chunk(kind: str, text: str) -> bytes:
+    # What json.dumps of the whole chunk gives (compact, UTF-8), with only the text to
+    # encode: the server writes one of these per token relayed.
+    return f'data: {{"choices":[{{"delta":{{"{kind}":{encode_basestring(text)}}}}}]}}\n\n'.encode()
 
 
 def citations_event(token: str) -> bytes:

@@ -216,6 +216,10 @@ class ThinkTagSplitter:
         """Split the next piece of content; return the deltas it settles."""
         text = self._held + text
         deltas: list[TextDelta] = []
+        if "<" not in text:  # no tag and no tag's start: most tokens, one scan
+            self._held = ""
+            self._emit(text, deltas)
+            return deltas
         start = 0
         while True:
             tag = _CLOSE_TAG if self._inside else _OPEN_TAG

@@ -17,8 +17,6 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field, replace
 
-import httpx
-
 from widget.core.answers import (
     NeedParts,
     Plan,
@@ -43,10 +41,10 @@ from widget.core.server_wire import (
     sources_event,
 )
 from widget.core.signing import sign, verify
-from widget.core.stream import ContentDelta, ReasoningDelta
-from widget.server.embedding import question_vector
+from widget.core.stream import ChatDelta, ContentDelta, ReasoningDelta
+from widget.server.embedding import Embedder, question_vector
 from widget.server.settings import Settings
-from widget.server.upstream import ask_upstream
+from widget.server.upstream import Upstream, ask_upstream
 
 log = logging.getLogger("docs_panel.server")
 
@@ -73,10 +71,10 @@ class Context:
     settings: Settings
     index: Callable[[], DocsIndex]
     """The current index (it may change between two questions, never during one)."""
-    client: httpx.AsyncClient
+    client: Upstream
     counters: Counters
     clock: Callable[[], float] = time.time
-    embeddings: httpx.AsyncClient | None = None
+    embeddings: Embedder | None = None
     """The embeddings endpoint's client (``settings.embeddings``; None: words only)."""
 
 
@@ -156,15 +154,26 @@ def plan_for(
     return plan, body
 
 
+def relayed(deltas: list[ChatDelta], text: list[str]) -> bytes:
+    """The events for what one upstream read brought, as one write (in their order),
+    each content piece also kept in ``text`` for the citation list."""
+    events = bytearray()
+    for delta in deltas:
+        if isinstance(delta, ContentDelta):
+            text.append(delta.text)
+            events += content_event(delta.text)
+        elif isinstance(delta, ReasoningDelta):
+            events += reasoning_event(delta.text)
+    return bytes(events)
+
+
 async def answer(
     asked: ServerQuestion, context: Context, request_id: str
 ) -> AsyncGenerator[bytes, None]:
     """The answer stream: sources, tokens, the signed citation list, ``[DONE]``."""
     index = context.index()
     embedded = question_text(asked.question, quote_passage(asked.quote))
-    vector = await question_vector(
-        context.embeddings, context.settings, embedded, index, request_id
-    )
+    vector = await question_vector(context.embeddings, embedded, index, request_id)
     plan, body = plan_for(asked, context, index, request_id, vector)
     context.counters.questions += 1
     yield sources_event(plan.context_sources, answering=body is not None)
@@ -173,12 +182,10 @@ async def answer(
         return
     text: list[str] = []
     try:
-        async for delta in ask_upstream(context.client, context.settings, body):
-            if isinstance(delta, ContentDelta):
-                text.append(delta.text)
-                yield content_event(delta.text)
-            elif isinstance(delta, ReasoningDelta):
-                yield reasoning_event(delta.text)
+        async for deltas in ask_upstream(context.client, context.settings, body):
+            events = relayed(deltas, text)
+            if events:
+                yield events
     except StreamError as err:
         log.warning(
             "upstream failed",

@@ -47,7 +47,7 @@ from widget.core.server_wire import (
     parse_question,
 )
 from widget.server.answering import Context, Counters, answer
-from widget.server.embedding import embeddings_client
+from widget.server.embedding import embedder_for
 from widget.server.index_files import read_index
 from widget.server.limits import (
     KEY_PREFIX,
@@ -134,7 +134,7 @@ def create_app(
     vote_limiter = open_limiter(vote_limits or replace(VOTE_LIMITS, redis=settings.redis))
     proxies = TrustedProxies.parse(settings.trusted_proxies)
     client = upstream_client(settings)
-    embedder = embeddings_client(settings)
+    embedder = embedder_for(settings)
     context = Context(settings, panel.current_index, client, panel.counters, embeddings=embedder)
 
     async def start() -> None:
