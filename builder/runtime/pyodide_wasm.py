@@ -23,7 +23,6 @@ CJK codec tables (``builder.runtime.cjk_tables``: 2642 → 2465 KiB). Then its m
 
 from __future__ import annotations
 
-import ast
 import re
 import tempfile
 import zipfile
@@ -32,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from builder.runtime.cjk_tables import TABLES, without_cjk_tables, without_iconv_tables
+from builder.runtime.import_walk import reachable
 from builder.runtime.node_cache import cached, digest, run_node
 from builder.runtime.pyodide_bytecode import LEAN_CODE, MOUNT
 from builder.runtime.wasm_data import Memory, names_any
@@ -46,22 +46,8 @@ FROZEN_JOB = HERE / "pyodide_frozen_job.py"  # the Python FROZEN runs in Pyodide
 
 def builder_sources(module: Path) -> list[Path]:
     """``module`` and every builder module it imports, however deep (read, not run),
-    with the ``__init__.py`` of the subpackages they are in."""
-    root = HERE.parents[1]
-    found, todo = [module], [module]
-    while todo:
-        for node in ast.walk(ast.parse(todo.pop().read_text(encoding="utf-8"))):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for name in (n for n in names if n.startswith("builder.")):
-                parts = name.split(".")
-                packages = [root.joinpath(*parts[:n], "__init__.py") for n in range(2, len(parts))]
-                for path in [*packages, root.joinpath(*parts[:-1], parts[-1] + ".py")]:
-                    if path not in found:
-                        found.append(path)
-                        todo.append(path)
-    return found
+    with the ``__init__.py`` of the packages they are in."""
+    return reachable([module], "builder", HERE.parents[1])
 
 
 # What makes the wasm, so what its cache key covers: the Node drivers, the file they

@@ -44,6 +44,7 @@ from builder.runtime.cjk_tables import (
     without_cjk_tables,
     without_iconv_tables,
 )
+from builder.runtime.lean_source import lean_source
 from builder.runtime.pyodide_bytecode import pyscript_modules
 from builder.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
 from builder.runtime.wasm_data import Memory
@@ -560,7 +561,10 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     assert f"{html5lib}treebuilders/etree_lxml.pyc" not in names
     assert f"{html5lib}treebuilders/dom.pyc" not in names
     assert "markdown_it/cli/parse.pyc" not in names
-    assert "widget/core/index_build.pyc" in names  # the panel's own modules all ship
+    # Of the panel's own, what the worker imports (its locales by name) and no more:
+    assert {"widget/core/render.pyc", "widget/core/locales/ar.pyc"} <= set(names)
+    assert "widget/core/report_shape.pyc" not in names  # the server install's
+    assert "widget/core/index_build.pyc" not in names  # build.py's
 
 
 def test_pyscript_imports_are_read_from_its_bundle() -> None:
@@ -574,7 +578,8 @@ def test_shell_files_carry_the_shared_core(files: dict[str, bytes]) -> None:
     """The shell gets its modules plus the core modules it shares with the worker, no more,
     as sources by path in one gzipped JSON object."""
     shell = json.loads(gzip.decompress(files[manifest(files)["shellFiles"]]))
-    assert shell["widget/core/protocol.py"] == (ROOT / "widget/core/protocol.py").read_text()
+    protocol = (ROOT / "widget/core/protocol.py").read_text()
+    assert shell["widget/core/protocol.py"] == lean_source(protocol)  # test_lean_source
     names = set(shell)
     shared = {"widget/core/protocol.py", "widget/core/lifecycle.py", "widget/core/i18n.py"}
     assert {"shell/panel.py", "widget/core/locales/ar.py"} | shared <= names
