@@ -99,6 +99,11 @@ class Watch:
             self.bad_requests.append(f"HTTP {response.status}: {response.url}")
 
     def on_failed(self, request: Request) -> None:
+        # The warm-start copy's thread (a blob: module worker, started once the first
+        # answer has ended) is cut when its page reloads or closes: the next start
+        # makes the copy again. Any other failure is a problem.
+        if request.url.startswith("blob:") and request.failure == "net::ERR_ABORTED":
+            return
         self.bad_requests.append(f"failed: {request.url} ({request.failure})")
 
     def attach(self, page: Page) -> None:
