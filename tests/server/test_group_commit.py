@@ -4,6 +4,7 @@ import asyncio
 
 import pytest
 
+from tests.event_loops import on_own_loop
 from tests.server.vote_writer import vote_body
 from widget.core.report_shape import Report, parse_report
 from widget.server.votes_sql import MAX_BATCH, GroupCommit, Row, VotesError
@@ -36,7 +37,7 @@ def test_puts_waiting_for_a_commit_share_the_next() -> None:
         await asyncio.sleep(0)  # its commit starts
         await asyncio.gather(first, *(commits.put(report(n)) for n in range(1, 600)))
 
-    asyncio.run(run())
+    on_own_loop(run())
     assert [len(b) for b in disk.batches] == [1, MAX_BATCH, MAX_BATCH, 599 - 2 * MAX_BATCH]
     assert [i for b in disk.batches for i in b] == [f"vote-{n}" for n in range(600)]
 
@@ -49,7 +50,7 @@ def test_a_put_returns_only_after_its_commit() -> None:
         await commits.put(report(7))
         assert disk.batches == [["vote-7"]]
 
-    asyncio.run(run())
+    on_own_loop(run())
 
 
 def test_a_failed_commit_fails_each_of_its_puts_and_the_next_one_works() -> None:
@@ -65,7 +66,7 @@ def test_a_failed_commit_fails_each_of_its_puts_and_the_next_one_works() -> None
         await commits.put(report(9))
         return failed
 
-    failed = asyncio.run(run())
+    failed = on_own_loop(run())
     assert [str(f) for f in failed] == ["votes database: disk full"] * 3
     assert disk.batches == [["vote-9"]]
 
@@ -81,7 +82,7 @@ def test_finish_waits_for_every_put_so_far() -> None:
         assert sum(map(len, disk.batches)) == 5
         await asyncio.gather(*puts)
 
-    asyncio.run(run())
+    on_own_loop(run())
 
 
 @pytest.mark.parametrize("error", [RuntimeError("bug"), OSError("io")])
@@ -93,4 +94,4 @@ def test_an_unexpected_error_is_a_votes_error(error: Exception) -> None:
         await GroupCommit(write).put(report(1))
 
     with pytest.raises(VotesError, match=f"votes database: {type(error).__name__}"):
-        asyncio.run(run())
+        on_own_loop(run())

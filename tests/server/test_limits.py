@@ -11,6 +11,7 @@ import redis
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.event_loops import on_own_loop
 from tests.services import RedisServer, redis_server
 from widget.core.errors import ConfigError
 from widget.server.limits import (
@@ -36,7 +37,7 @@ class Clock:
 
 
 def takes(limiter: LocalLimiter, *clients: str) -> list[float]:
-    return asyncio.run(take_each(limiter, *clients))
+    return on_own_loop(take_each(limiter, *clients))
 
 
 async def take_each(limiter: LocalLimiter | RedisLimiter, *clients: str) -> list[float]:
@@ -114,7 +115,7 @@ def test_open_limiter_picks_the_store_from_the_settings(redis_url: str) -> None:
     assert isinstance(open_limiter(LimitSettings()), LocalLimiter)
     limiter = open_limiter(LimitSettings(redis=redis_url))
     assert isinstance(limiter, RedisLimiter)
-    asyncio.run(limiter.close())
+    on_own_loop(limiter.close())
     with pytest.raises(ConfigError, match="--redis: expected a redis://"):
         open_limiter(LimitSettings(redis="http://127.0.0.1:6379"))
     with pytest.raises(ConfigError, match="--redis: "):
@@ -145,7 +146,7 @@ def run_instances(url: str, settings: LimitSettings, plans: list[list[str]]) -> 
 
     def thread(plan: list[str]) -> None:
         try:
-            asyncio.run(instance(plan))
+            on_own_loop(instance(plan))
         except BaseException as err:
             errors.append(err)
 
@@ -187,7 +188,7 @@ def test_limits_under_other_prefixes_keep_buckets_of_their_own(redis_url: str) -
             await questions.close()
             await votes.close()
 
-    first, refused, other, refused_too = asyncio.run(scenario())
+    first, refused, other, refused_too = on_own_loop(scenario())
     assert first == other == 0.0 and refused > 990 and refused_too > 990
 
 
@@ -203,7 +204,7 @@ def test_redis_says_how_long_to_wait(redis_url: str) -> None:
         finally:
             await limiter.close()
 
-    first, client_wait, second, global_wait = asyncio.run(scenario())
+    first, client_wait, second, global_wait = on_own_loop(scenario())
     assert first == second == 0.0
     assert 990 < client_wait <= 1000  # one token at 0.001/s, less the test's own time
     assert 490 < global_wait <= 500
@@ -224,7 +225,7 @@ def test_on_redis_waiting_the_time_named_is_enough(redis_url: str) -> None:
         finally:
             await limiter.close()
 
-    allowed, wait, after = asyncio.run(scenario())
+    allowed, wait, after = on_own_loop(scenario())
     assert allowed == 0.0 and 0 < wait <= 0.2 and after == 0.0
 
 
@@ -239,7 +240,7 @@ def test_redis_buckets_expire_once_they_would_be_full(redis_url: str) -> None:
         await limiter.close()
 
     started = time.monotonic()
-    asyncio.run(scenario())
+    on_own_loop(scenario())
     with redis.Redis.from_url(redis_url) as client:
         ttls = client.pttl("docs-panel:limits:client:a"), client.pttl("docs-panel:limits:global")
     elapsed_ms = (time.monotonic() - started) * 1000  # a loaded machine takes its time
@@ -262,7 +263,7 @@ def test_redis_takes_buckets_of_any_size(redis_url: str) -> None:
         finally:
             await limiter.close()
 
-    allowed, wait = asyncio.run(scenario())
+    allowed, wait = on_own_loop(scenario())
     assert allowed == 0.0 and wait == pytest.approx(1e12, rel=1e-6)
     with redis.Redis.from_url(redis_url) as client:
         assert client.pttl("docs-panel:limits:client:a") > 10**15
@@ -283,7 +284,7 @@ def test_without_redis_an_instance_limits_on_its_own(caplog: pytest.LogCaptureFi
 
     with redis_server() as server, caplog.at_level(logging.WARNING, "widget.server.limits"):
         server.stop()  # Redis is down before the first question
-        assert asyncio.run(scenario(server.url)) == [0.0, 0.0, 1000.0, 0.0, 1000.0]
+        assert on_own_loop(scenario(server.url)) == [0.0, 0.0, 1000.0, 0.0, 1000.0]
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1
     assert "Redis failed (ConnectionError: " in errors[0].message
@@ -315,7 +316,7 @@ def test_redis_is_used_again_after_the_retry_interval(caplog: pytest.LogCaptureF
 
     with redis_server() as server, caplog.at_level(logging.WARNING, "widget.server.limits"):
         server.stop()
-        asyncio.run(scenario(server))
+        on_own_loop(scenario(server))
     assert "Redis answers again" in caplog.records[-1].message
 
 

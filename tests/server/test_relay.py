@@ -5,7 +5,6 @@ speaks the real OpenAI streaming protocol, on a real socket."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from hypothesis import given
@@ -15,6 +14,7 @@ from starlette.testclient import TestClient
 from builder.serve import ChatReply
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, event, pieces
+from tests.event_loops import on_own_loop
 from tests.server.test_app import UPSTREAM_KEY, settings_for
 from widget.core.server_wire import (
     ServerStreamDecoder,
@@ -48,7 +48,7 @@ def test_events_that_arrive_together_are_relayed_as_one_write(
 ) -> None:
     events = [event({"content": p}) for p in pieces(ANSWER, 3)]
     endpoint.queue(lambda e: in_one_write(*events, event({}, "stop"), b"data: [DONE]\n\n"))
-    (deltas,) = asyncio.run(reads(site))  # one read, one list
+    (deltas,) = on_own_loop(reads(site))  # one read, one list
     text: list[str] = []
     assert relayed(deltas, text) == content_event(ANSWER)  # one event for the run of tokens
     assert "".join(text) == ANSWER and isinstance(deltas[-1], Done)
@@ -105,4 +105,4 @@ def test_the_upstream_pool_does_not_cap_concurrent_streams(site: Site) -> None:
         finally:
             await client.aclose()
 
-    assert asyncio.run(limit()) == 0  # no cap: streams 101-200 must not queue
+    assert on_own_loop(limit()) == 0  # no cap: streams 101-200 must not queue

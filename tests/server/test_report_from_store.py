@@ -1,15 +1,14 @@
 """``build.py report`` reads the votes a server install kept, from its SQLite file or
 its PostgreSQL, as it reads a JSON-lines file: the same page from the same votes."""
 
-import asyncio
 import json
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from builder.cli import main
+from tests.event_loops import on_own_loop
 from tests.unit.test_vote_report import REPORTS
 from widget.core.report_shape import validate_report
 from widget.server.votes import open_votes
@@ -32,8 +31,7 @@ def keep(database: str) -> None:
             await store.put(validate_report(report))
         await store.close()
 
-    with ThreadPoolExecutor(1) as pool:  # the browser tests may hold this thread's loop
-        pool.submit(asyncio.run, put_all()).result()
+    on_own_loop(put_all())  # the browser tests may hold this thread's loop
 
 
 def test_a_servers_store_makes_the_page_its_votes_file_makes(

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
+from tests.event_loops import on_own_loop
 from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
 from tests.services import free_port
 from widget.core.errors import ConfigError
@@ -44,7 +45,7 @@ def with_store(database: str, work: Callable[[VotesStore], Awaitable[T]]) -> T:
         finally:
             await store.close()
 
-    return asyncio.run(run())
+    return on_own_loop(run())
 
 
 def vote(n: int, vote: str | None, voted_at: int, **changes: Any) -> Report:
@@ -83,7 +84,7 @@ def test_instances_starting_at_once_migrate_once(database: str) -> None:
         for store in stores:
             await store.close()
 
-    asyncio.run(run())
+    on_own_loop(run())
     assert migrations(database) == list(range(1, SCHEMA_VERSION + 1))
     assert len(with_store(database, lambda store: store.reports())) == 6
 
@@ -133,22 +134,22 @@ def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
         assert isinstance(store, SqliteVotes) and store.path == path
         await store.close()
 
-    asyncio.run(run())
+    on_own_loop(run())
     assert query(str(path), "PRAGMA journal_mode") == [("wal",)]
 
 
 def test_open_votes_refuses_what_it_cannot_use(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--database: expected a postgresql:// URL or a SQLite"):
-        asyncio.run(open_votes("mysql://root:hunter2@db/votes", tmp_path / "v.sqlite3"))
+        on_own_loop(open_votes("mysql://root:hunter2@db/votes", tmp_path / "v.sqlite3"))
     (tmp_path / "dir.sqlite3").mkdir()
     with pytest.raises(VotesError, match=r"cannot open the votes database .*dir\.sqlite3"):
-        asyncio.run(open_votes(str(tmp_path / "dir.sqlite3"), tmp_path))
+        on_own_loop(open_votes(str(tmp_path / "dir.sqlite3"), tmp_path))
 
 
 def test_an_unreachable_postgresql_is_named_without_its_password() -> None:
     url = f"postgresql://docs:hunter2@127.0.0.1:{free_port()}/votes"
     with pytest.raises(VotesError, match=r"cannot reach the votes database postgresql://127") as e:
-        asyncio.run(open_votes(url, Path("unused")))
+        on_own_loop(open_votes(url, Path("unused")))
     assert "hunter2" not in str(e.value) and "docs:" not in str(e.value)
 
 

@@ -3,17 +3,16 @@ reply it gives passes the protocol's check, and its methods take the declared ar
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import sys
 import types
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
+from tests.event_loops import on_own_loop
 from widget.core.docs_index import Section
 from widget.core.history import Source
 from widget.core.index_build import build_index, split_index
@@ -75,10 +74,7 @@ def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def run(coroutine: Any) -> Any:
-    """Run ``coroutine`` to its end on a loop of its own (Playwright's sync API may hold
-    this thread's loop when the browser tests ran first in the same session)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+    return on_own_loop(coroutine)
 
 
 def reply(name: str, fields: dict[str, object]) -> Any:
