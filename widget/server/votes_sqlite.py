@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -95,6 +96,20 @@ def _migrate(connection: sqlite3.Connection, where: str) -> None:
         connection.execute(sql, args)
 
 
+def _wal(connection: sqlite3.Connection) -> str:
+    """The journal mode after asking for WAL. Turning a new file to WAL takes a lock that
+    SQLite's busy handler does not wait for: an instance opening the same new file at
+    that moment is told "locked" at once, so it asks again until ``BUSY_TIMEOUT_S``."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return str(connection.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +117,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     except (OSError, sqlite3.Error) as err:
         raise VotesError(f"cannot open the votes database {path}: {err}") from None
     try:
-        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        mode = _wal(connection)
         if mode != "wal":
             raise VotesError(
                 f"{path}: SQLite cannot use WAL mode there (journal mode {mode!r}); "
