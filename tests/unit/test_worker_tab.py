@@ -73,8 +73,7 @@ def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield module
 
 
-def run(coroutine: Any) -> Any:
-    return on_own_loop(coroutine)
+run = on_own_loop
 
 
 def reply(name: str, fields: dict[str, object]) -> Any:
