@@ -119,3 +119,27 @@ test("zstdTwins runs from its source alone, as the loader's wasm thread runs it"
   const { decoded } = standalone("/zstd.wasm.gz");
   assert.deepEqual(await bytesOf(await decoded("/pattern.bin.zst")), PATTERN);
 });
+
+test("a file that takes long leaves a sign of progress each second, not one per chunk", async () => {
+  serving({ "/zstd.wasm.gz": DECODER, "/slow.bin.zst": TWIN }, 100);
+  const chunks = Math.ceil(TWIN.length / 100);
+  const { now } = performance;
+  let clock = 0;
+  performance.now = () => (clock += 300); // each look at the clock: 0.3 s later
+  try {
+    const { decoded } = zstdTwins("/zstd.wasm.gz");
+    assert.deepEqual(await bytesOf(await decoded("/slow.bin.zst")), PATTERN);
+  } finally {
+    performance.now = now;
+  }
+  const signs = performance.getEntriesByName("docs-panel:arriving slow.bin.zst").length;
+  assert.ok(signs > 1 && signs < chunks / 2, `${signs} signs for ${chunks} chunks`);
+});
+
+test("a file that comes at once leaves no sign of its own but its end", async () => {
+  serving({ "/zstd.wasm.gz": DECODER, "/fast.bin.zst": TWIN }, 1000);
+  const { decoded } = zstdTwins("/zstd.wasm.gz");
+  assert.deepEqual(await bytesOf(await decoded("/fast.bin.zst")), PATTERN);
+  assert.equal(performance.getEntriesByName("docs-panel:arriving fast.bin.zst").length, 0);
+  assert.equal(performance.getEntriesByName("docs-panel:downloaded fast.bin.zst").length, 1);
+});

@@ -4,6 +4,7 @@
 // import: the loader's wasm thread runs it from its source (`${zstdTwins}`).
 // build.py inlines this module into the loader; tests/js/zstd-twins.test.mjs runs it.
 export function zstdTwins(zstdUrl) {
+  const ARRIVING_EVERY_MS = 1000;
   // Every file fetched here has a content-hashed or versioned name, so a copy in the
   // HTTP cache is the file: taken as it is, with no request. WebKit otherwise fetches
   // them again in full when the page is reloaded (no revalidation, not even a 304).
@@ -81,11 +82,20 @@ export function zstdTwins(zstdUrl) {
     const start = new Uint8Array(size);
     head.reduce((offset, chunk) => (start.set(chunk, offset), offset + chunk.length), 0);
     const name = url.split("/").pop();
+    let said = performance.now();
     const body = new ReadableStream({
       start: (controller) => controller.enqueue(start),
       async pull(controller) {
         const { done, value } = await reader.read();
-        if (!done) return controller.enqueue(value);
+        if (!done) {
+          // A sign of progress every second while bytes arrive: the shell ends a start
+          // that shows none for a while, and a file takes a minute on a slow phone.
+          if (performance.now() - said >= ARRIVING_EVERY_MS) {
+            said = performance.now();
+            performance.mark(`docs-panel:arriving ${name}`);
+          }
+          return controller.enqueue(value);
+        }
         controller.close();
         performance.mark(`docs-panel:downloaded ${name}`);
       },
