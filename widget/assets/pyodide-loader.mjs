@@ -63,8 +63,8 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // cold start. Keys (twin-routes.mjs) are the files' content-hashed or versioned
 // addresses; keeping new copies drops the others.
 // A start the shell made again because the first made no progress (its address ends in
-// `?cold`, shell/client.py) leaves Cache Storage alone: where a worker's Cache Storage
-// stopped answering (Firefox ESR, issue 35), this one does not wait on it.
+// `?cold`, shell/client.py) leaves Cache Storage alone: Firefox ESR's worker, about once
+// in 100 starts, stopped for good right after opening it (issue 35).
 const WARM = "docs-panel-warm-start";
 const cold = new URL(import.meta.url).searchParams.has("cold");
 const warm = globalThis.caches && !cold ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
