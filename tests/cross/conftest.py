@@ -25,7 +25,7 @@ from tests.cross.webkit import Display, WebKitTab, start_session
 #: The engines each test runs in; DOCS_PANEL_ENGINES=chromium,webkit picks some. Firefox
 #: ESR's worker, about once in 100 starts here (6 in 590), stops for good inside the
 #: `new Worker` that starts the loader's wasm-compile thread (a worker started from a
-#: worker; caught there once, and none in 440 starts with that thread left out): no
+#: worker; caught there once, and none in 493 starts with that thread left out): no
 #: request, no mark, not even its timers fire (issue 35). The shell ends such a start
 #: and starts the worker again cold (widget.core.lifecycle.StartWatch), so such a test
 #: is ~10 s slower, not failed (4 in 260 starts, each ready in under 12 s;
