@@ -22,13 +22,15 @@ from tests.cross.firefox import FirefoxTab
 from tests.cross.tabs import Tab
 from tests.cross.webkit import Display, WebKitTab, start_session
 
-#: The engines each test runs in. Firefox ESR's start stalls (the panel never gets
-#: ready) about once in 60 starts here, for a reason not yet found (issue 35): the
-#: worker's loader runs, opens Cache Storage, and its Cache Storage reads never answer
-#: (seen once: five `match`es pending for a minute); a 3 s deadline on `match` did not
-#: end the stall. Until it is found, Firefox runs when asked,
-#: DOCS_PANEL_ENGINES=chromium,firefox,webkit, rather than failing one CI run in eight.
-ENGINES = os.environ.get("DOCS_PANEL_ENGINES", "chromium,webkit").split(",")
+#: The engines each test runs in; DOCS_PANEL_ENGINES=chromium,webkit picks some. Firefox
+#: ESR's worker, about once in 100 starts here (6 in 590), stops for good inside the
+#: `new Worker` that starts the loader's wasm-compile thread (a worker started from a
+#: worker; caught there once, and none in 493 starts with that thread left out): no
+#: request, no mark, not even its timers fire (issue 35). The shell ends such a start
+#: and starts the worker again cold (widget.core.lifecycle.StartWatch), so such a test
+#: is ~10 s slower, not failed (4 in 260 starts, each ready in under 12 s;
+#: tests/browser/test_start_watch.py holds a start to check it in Chromium).
+ENGINES = os.environ.get("DOCS_PANEL_ENGINES", "chromium,firefox,webkit").split(",")
 RECORDER = Path(__file__).with_name("recorder.js")
 
 
@@ -49,9 +51,9 @@ def display() -> Iterator[Display]:
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> str:
     """This run's engine; a test of one engine's own behaviour names it, and runs only
-    when that engine is in DOCS_PANEL_ENGINES (Firefox when asked, as above)."""
+    when that engine is in DOCS_PANEL_ENGINES."""
     if request.param not in ENGINES:
-        pytest.skip(f"{request.param} runs when asked: DOCS_PANEL_ENGINES={request.param},…")
+        pytest.skip(f"{request.param} is not in DOCS_PANEL_ENGINES")
     return str(request.param)
 
 

@@ -13,15 +13,23 @@ from widget.core.lifecycle import (
     ASKING,
     BOOTING,
     CHECKPOINT_S,
+    COLD_START,
+    FIRST_SIGN_S,
     IDLE,
     OUTCOMES,
+    QUIET_S,
     SETTLED,
+    START_TRANSITIONS,
+    STARTED,
     STOPPING,
     STREAMING,
+    STUCK,
     TRANSITIONS,
     UNAVAILABLE,
     WAITING,
+    WARM_START,
     Lifecycle,
+    StartWatch,
 )
 
 # The table as contract §3 and the README tell the stories, written out by hand so that
@@ -275,3 +283,95 @@ def test_a_question_is_never_refused() -> None:
     """Every state takes ASK: the question starts or waits its turn, it is never lost."""
     assert {state for state, event in EXPECTED if event == ASK} == set(STATES)
     assert all(at(state).handle(ASK) for state in STATES)
+
+
+# The worker's start, watched: the whole table, by hand, as above.
+EXPECTED_START = {
+    ("warm_start", "sign"): "warm_start",
+    ("warm_start", "up"): "started",
+    ("warm_start", "quiet"): "cold_start",
+    ("cold_start", "sign"): "cold_start",
+    ("cold_start", "up"): "started",
+    ("cold_start", "quiet"): "stuck",
+}
+START_STATES = sorted({s for s, _ in EXPECTED_START} | set(EXPECTED_START.values()))
+START_EVENTS = sorted({e for _, e in EXPECTED_START})
+
+
+def watch_at(state: str, clock: Clock) -> StartWatch:
+    watch = StartWatch(clock=clock)
+    watch.state = state
+    return watch
+
+
+def test_the_start_table_is_the_one_the_stories_tell() -> None:
+    assert START_TRANSITIONS == EXPECTED_START
+
+
+@pytest.mark.parametrize(
+    ("state", "event"), [p for p in product(START_STATES, START_EVENTS) if p in EXPECTED_START]
+)
+def test_each_start_event_moves_where_the_table_says(state: str, event: str) -> None:
+    assert watch_at(state, Clock()).handle(event) == EXPECTED_START[(state, event)]
+
+
+@pytest.mark.parametrize(
+    ("state", "event"),
+    [p for p in product(START_STATES, START_EVENTS) if p not in EXPECTED_START],
+)
+def test_each_other_start_event_raises_and_leaves_the_state(state: str, event: str) -> None:
+    watch = watch_at(state, Clock())
+    with pytest.raises(LifecycleError, match=f"{state} cannot take {event}"):
+        watch.handle(event)
+    assert watch.state == state
+
+
+def test_a_start_with_no_sign_at_all_is_made_again_cold_then_given_up() -> None:
+    """No sign within FIRST_SIGN_S: start again cold; the cold one gets as long again."""
+    clock = Clock()
+    watch = StartWatch(clock=clock)
+    clock.now += FIRST_SIGN_S - 0.1
+    assert watch.check() == WARM_START
+    clock.now += 0.1
+    assert watch.check() == COLD_START
+    clock.now += FIRST_SIGN_S - 0.1
+    assert watch.check() == COLD_START  # its clock started at the restart
+    clock.now += 0.1
+    assert watch.check() == STUCK
+    assert watch.check() == STUCK  # and stays so
+
+
+def test_signs_keep_a_slow_start_going_and_up_ends_the_watch() -> None:
+    """A start that keeps showing signs is never ended, however long it takes in all;
+    after a first sign, it may be quiet for QUIET_S (Python's own start)."""
+    clock = Clock()
+    watch = StartWatch(clock=clock)
+    for _ in range(10):
+        clock.now += FIRST_SIGN_S - 1
+        watch.sign()
+        assert watch.check() == WARM_START
+    clock.now += QUIET_S - 0.1
+    assert watch.check() == WARM_START
+    watch.up()
+    clock.now += 10 * QUIET_S
+    assert watch.check() == STARTED
+    watch.sign()  # a late sign changes nothing
+    assert watch.state == STARTED
+
+
+def test_a_start_quiet_too_long_after_its_first_sign_is_made_again_cold() -> None:
+    clock = Clock()
+    watch = StartWatch(clock=clock)
+    watch.sign()
+    clock.now += QUIET_S
+    assert watch.check() == COLD_START
+    clock.now += FIRST_SIGN_S - 0.1  # the cold start has not signed yet: the short limit
+    watch.sign()
+    clock.now += QUIET_S - 0.1
+    assert watch.check() == COLD_START
+    watch.up()
+    assert watch.state == STARTED
+
+
+def test_the_first_sign_comes_sooner_than_python_may_be_quiet() -> None:
+    assert 0 < FIRST_SIGN_S < QUIET_S

@@ -59,6 +59,19 @@ except LifecycleError as err:
     print(err)
 life.stored()
 print(life.state, life.under_way)
+from widget.core.lifecycle import FIRST_SIGN_S, QUIET_S, StartWatch
+watch = StartWatch(clock=lambda: now[0])
+now[0] += FIRST_SIGN_S
+print(watch.check())
+watch.sign()
+now[0] += QUIET_S - 1
+print(watch.check())
+now[0] += 1
+print(watch.check(), watch.check())
+try:
+    watch.up()
+except LifecycleError as err:
+    print(err)
 language = "zh"
 print(direction("ar-EG"), direction("pt_BR"), len(table("ar")), table("xx") is table("en"))
 print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))

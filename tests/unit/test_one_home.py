@@ -114,3 +114,14 @@ def test_every_mark_the_benchmark_reads_is_left_by_the_panel() -> None:
     assert '"docs-panel:" + stored + "-write"' in source("shell/persistence.py")
     missing = {m for m in marks - composed if f'"{m}"' not in text}
     assert marks and missing == set()
+
+
+def test_the_start_watch_hears_the_loader_and_restarts_it_cold() -> None:
+    """The shell listens on the channel the loader broadcasts its progress on (main.py),
+    and its cold start's query (client.COLD) is the one the loader looks for."""
+    loader = source("assets/pyodide-loader.mjs")
+    broadcast = re.findall(r'new BroadcastChannel\("([^"]+)"\)', loader)
+    heard = re.findall(r'BroadcastChannel\.new\("([^"]+)"\)', source("shell/main.py"))
+    assert broadcast and heard == broadcast
+    cold = re.search(r'^COLD = "\?(\w+)"', source("shell/client.py"), re.MULTILINE)
+    assert cold and f'searchParams.has("{cold[1]}")' in loader

@@ -243,6 +243,8 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     // `workers["docs-panel-worker"]`), right after MicroPython's bootstrap task. Started
     // at mpy:ready, Pyodide's start ran beside that task: on Fast 4G it grew from
     // ~60 to 106-137 ms; beside the shell's element, 85-170 ms on loopback too.
+    // It reads the loader's address when called: a start that makes no progress is
+    // made again by the shell with `?cold` on it (shell/client.py).
     bridge.startWorker = () => script("py", bridge.urls.worker,
       bridge.urls.pyodide, { worker: "", name: "docs-panel-worker" });
     await Promise.all([bridge.shellFiles, import(bridge.urls.pyscript)]);

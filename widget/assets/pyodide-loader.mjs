@@ -62,8 +62,13 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // pages' count a cut memory copy; those and a copy that will not restore give a
 // cold start. Keys (twin-routes.mjs) are the files' content-hashed or versioned
 // addresses; keeping new copies drops the others.
+// A start the shell made again because the first made no progress (its address ends in
+// `?cold`, shell/client.py) leaves Cache Storage alone, so a cache that stopped answering
+// cannot hold it too. (What held Firefox ESR's worker, about once in 100 starts, was
+// compiledWasm's `new Worker`, issue 35; a fresh worker gets past it.)
 const WARM = "docs-panel-warm-start";
-const warm = globalThis.caches ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
+const cold = new URL(import.meta.url).searchParams.has("cold");
+const warm = globalThis.caches && !cold ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
 // A cold start's copies until kept, and whether a memory copy is due.
 const fresh = { files: new Map(), memory: false };
 

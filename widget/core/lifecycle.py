@@ -14,6 +14,10 @@ worker, and time comes from an injected clock::
       ▼
     unavailable: the worker could not start; nothing can be answered in this page
 
+The worker's start itself is watched by ``StartWatch`` (below): a start that shows no
+sign of progress for a while is ended and made again without the warm-start copies,
+and only a second such start makes the answer ``unavailable``.
+
 A question asked while the worker starts, or while an answer is under way, waits
 its turn: ``next_question`` hands it over once nothing is under way::
 
@@ -245,3 +249,87 @@ class Lifecycle:
             record["answer"] = "".join(self._parts)
             value[IN_FLIGHT] = record
         return json.dumps(value)
+
+
+# The worker's start, watched (StartWatch). A start that makes no progress is not waited
+# for: Firefox ESR's worker, about once in 100 starts here, stops for good as it starts
+# a worker of its own (the loader's wasm-compile thread), not even its timers firing
+# (issue 35), and a reader would look at a progress bar forever.
+WARM_START = "warm_start"  # the first start, from the warm-start copies where kept
+COLD_START = "cold_start"  # the first made no progress: ended, started again without them
+STARTED = "started"  # the worker is up
+STUCK = "stuck"  # the cold start made no progress either: the shell gives up (broken)
+
+SIGN = "sign"  # the worker's loader reported progress (a mark, a measure, a file fetched)
+QUIET = "quiet"  # no sign for longer than the start may be quiet
+UP = "up"  # the worker is ready
+
+START_TRANSITIONS = {
+    (WARM_START, SIGN): WARM_START,
+    (WARM_START, UP): STARTED,
+    (WARM_START, QUIET): COLD_START,
+    (COLD_START, SIGN): COLD_START,
+    (COLD_START, UP): STARTED,
+    (COLD_START, QUIET): STUCK,
+}
+"""(state, event) -> next state of the worker's start."""
+
+FIRST_SIGN_S = 10.0
+"""Seconds from asking for a worker to its loader's first sign: creating the worker and
+importing the loader, no download or Python yet (under 0.1 s on loopback in every
+engine here; WebKit at its slowest under load, a second or two)."""
+
+QUIET_S = 30.0
+"""Seconds between two signs at most: the longest step without one is Python's own
+start, seconds in WebKit under load (bench/engines.py), so this is generous; a stuck
+start is seldom past its first sign."""
+
+
+class StartWatch:
+    """Whether the worker's start is getting anywhere. The shell reports each ``sign``
+    and ``up``, and asks ``check`` now and then, which says what to do::
+
+        >>> now = [0.0]
+        >>> watch = StartWatch(clock=lambda: now[0])
+        >>> now[0] = 9.0; watch.check()      # no sign yet, but not for long
+        'warm_start'
+        >>> now[0] = 10.0; watch.check()     # no sign at all: end it, start cold
+        'cold_start'
+        >>> watch.sign(); now[0] = 39.0; watch.check()
+        'cold_start'
+        >>> now[0] = 40.0; watch.check()     # quiet too long after a sign: give up
+        'stuck'
+    """
+
+    def __init__(self, clock: "Callable[[], float]") -> None:
+        self.state = WARM_START
+        self._clock = clock
+        self._since = clock()  # the last sign, or this start's beginning
+        self._signed = False  # a sign came since this start began
+
+    def handle(self, event: str) -> str:
+        after = START_TRANSITIONS.get((self.state, event))
+        if after is None:
+            raise LifecycleError("a worker start that is " + self.state + " cannot take " + event)
+        self.state = after
+        return after
+
+    def sign(self) -> None:
+        """The loader reported progress (a late one, from an ended start, is harmless)."""
+        if self.state in (WARM_START, COLD_START):
+            self.handle(SIGN)
+            self._since, self._signed = self._clock(), True
+
+    def up(self) -> None:
+        self.handle(UP)
+
+    def check(self) -> str:
+        """The state, moved on if the start has been quiet too long: ``cold_start`` the
+        moment the first start is found stuck (end it, start again without the warm-start
+        copies), ``stuck`` when the second is too (the shell says it cannot start)."""
+        if self.state in (WARM_START, COLD_START):
+            limit = QUIET_S if self._signed else FIRST_SIGN_S
+            if self._clock() - self._since >= limit:
+                self.handle(QUIET)
+                self._since, self._signed = self._clock(), False
+        return self.state

@@ -6,17 +6,26 @@ through ``WorkerClient.call``, checked against ``widget.core.protocol``::
     asked = await client.call("ask", question="how do I retry?", scope="", quote="")
     asked.streaming, asked.session        # declared fields only; records nest as Messages
 
+The worker's start is watched (``widget.core.lifecycle.StartWatch``): one that makes
+no progress is ended and made again without the warm-start copies.
+
 Arguments go as plain values (a megabyte of archive is never JSON-encoded here:
 MicroPython takes seconds for that); the reply is parsed by the browser's
 ``JSON.parse`` and read field by field.
 """
 
+import asyncio
+
 import js
 from pyscript import js_import, workers
 
+from widget.core.errors import WidgetError
+from widget.core.lifecycle import COLD_START, STUCK, StartWatch
 from widget.core.protocol import CALLS, arguments, decode_reply
 
 WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
+COLD = "?cold"  # on the loader's address: a start without the warm-start copies
+WATCH_S = 0.5  # how often a start's progress is looked at (none is waited for)
 
 
 def reason(err):
@@ -39,7 +48,7 @@ class WorkerClient:
     async def start(self, urls, **args):
         """Wait for the worker (Pyodide with the worker's Python), then its ``start`` call."""
         self._store = js_import(urls.store)  # a promise: imported while the worker boots
-        worker = await workers[WORKER_NAME]
+        worker = await _worker_up(js.window.__docsPanel)
         started = await self._send(worker, "start", args)
         self.worker = worker
         return started
@@ -73,3 +82,69 @@ class WorkerClient:
     async def _send(self, worker, name, args):
         raw = await worker.call(name, *self._values(name, args))
         return decode_reply(name, js.JSON.parse(raw))
+
+
+async def _worker_up(bridge):
+    """The worker's exports once it is up. main.py started it and keeps the time of the
+    loader's latest sign in ``bridge.signed``; a start quiet for too long is ended and made
+    again cold, and a second quiet one raises."""
+    watch = StartWatch(clock=lambda: js.performance.now() / 1000)
+    up, outcome = asyncio.Event(), []  # outcome: [(start, exports, error)]
+    asyncio.create_task(_settled(0, workers[WORKER_NAME], outcome, up))  # noqa: RUF006
+    start, seen = 0, 0
+    while True:
+        try:
+            await asyncio.wait_for(up.wait(), WATCH_S)
+        except asyncio.TimeoutError:  # noqa: UP041 (MicroPython's asyncio has its own)
+            pass
+        for settled, exports, error in outcome:
+            if settled == start:  # a late answer from an ended start is not this one
+                watch.up()
+                if error is not None:
+                    raise error
+                return exports
+        up.clear()
+        if bridge.signed != seen:
+            seen = bridge.signed
+            watch.sign()
+        state = watch.check()
+        if state == STUCK:
+            _end(bridge.worker)
+            raise WidgetError("the worker's start made no progress, twice")
+        if state == COLD_START and start == 0:
+            start = 1
+            js.console.warn("docs-panel: the worker's start made no progress; starting it cold")
+            cold = _exports(_cold_start(bridge))
+            asyncio.create_task(_settled(1, cold, outcome, up))  # noqa: RUF006 (the loop holds it)
+
+
+async def _settled(start, exports, outcome, up):
+    try:
+        outcome.append((start, await exports, None))
+    except Exception as err:  # the start failed: said where it is awaited
+        outcome.append((start, None, err))
+    up.set()
+
+
+def _cold_start(bridge):
+    """End the stuck worker and start another whose loader leaves Cache Storage alone
+    (embed.js's startWorker reads the loader's address as it starts one)."""
+    _end(bridge.worker)
+    bridge.urls.pyodide = bridge.urls.pyodide.split("?")[0] + COLD
+    bridge.worker = bridge.startWorker()
+    return bridge.worker
+
+
+def _end(element):
+    """End the worker PyScript made for ``element``, if it made one yet."""
+    if js.Reflect.has(element, "xworker"):
+        element.xworker.terminate()
+    element.remove()
+
+
+async def _exports(element):
+    """The exports of the worker that PyScript makes for ``element`` (its ``xworker``,
+    set once PyScript has read the element's config)."""
+    while not js.Reflect.has(element, "xworker"):
+        await asyncio.sleep(0.05)
+    return (await element.xworker.ready).sync

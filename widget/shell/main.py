@@ -35,9 +35,15 @@ async def main():
     # run as one, they held the page for 130-220 ms (contract §9: none over 100 ms).
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
-    js.window.__docsPanel.startWorker()  # Pyodide's start, after MicroPython's (embed.js)
+    bridge = js.window.__docsPanel
+    # The loader broadcasts its progress; the shell's watch on the worker's start
+    # (client.py) reads the time of the latest sign, from the worker's first on.
+    bridge.signed = 0
+    progress = js.BroadcastChannel.new("docs-panel:timeline")
+    progress.onmessage = lambda event: setattr(bridge, "signed", js.performance.now())
+    bridge.worker = bridge.startWorker()  # Pyodide's start, after MicroPython's (embed.js)
     try:
-        files = await js.window.__docsPanel.shellFiles
+        files = await bridge.shellFiles
     except Exception:  # embed.js tells the reader (PyScript would tell the page)
         return
     unpack(json.loads(files))
