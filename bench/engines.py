@@ -65,7 +65,10 @@ PROBE = """
 (() => {
   sessionStorage.clear(); // a visit restores nothing, as in a new tab
   const b = (window.__bench = { t: {}, worker: [] });
-  new BroadcastChannel("docs-panel:timeline").onmessage = ({ data }) => b.worker.push(...data);
+  // The loader says hello, and tells its timeline only to a page that answers.
+  const timeline = new BroadcastChannel("docs-panel:timeline");
+  timeline.onmessage = ({ data }) => data === "hello" ? timeline.postMessage("listening")
+    : b.worker.push(...data);
   const tick = () => {
     const host = document.querySelector("[data-docs-panel]");
     const root = host && host.shadowRoot;
@@ -98,7 +101,10 @@ PROBE = """
 })();
 """
 DONE = "() => window.__bench && window.__bench.t.done !== undefined"
-KEPT = "() => window.__bench.worker.some(e => e.name === 'docs-panel:keep warm copy')"
+# The memory copy, the last of the warm start's copies to be kept (builds without a
+# timeline to tell, such as a --baseline, are waited for alike).
+KEPT = """async () => (await (await caches.open("docs-panel-warm-start")).keys())
+  .some((request) => request.url.includes("?memory"))"""
 # The page's own requests, and the worker's entries, in ms after the click.
 TIMELINE = """() => {
   const b = window.__bench, origin = performance.timeOrigin, click = b.t.click;
@@ -231,8 +237,7 @@ def visit(tab: Tab, build: Build, question: str, cold: bool) -> dict[str, Any]:
     tab.wait_until(DONE, timeout_s=ANSWER_TIMEOUT_S, what="the answer's end")
     cpu = cpu_spent(before, thread_times())
     kept = False
-    broadcasts = tab.run("() => window.__bench.worker.length > 0")  # not a build before it
-    if cold and broadcasts:  # the first answer keeps the warm start's copies: wait for them
+    if cold:  # the first answer keeps the warm start's copies: wait for them
         with contextlib.suppress(AssertionError):
             kept = bool(tab.wait_until(KEPT, timeout_s=KEPT_TIMEOUT_S, what="the warm copy"))
     timeline = tab.run(TIMELINE)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
+from bench.engines import PROBE
 from builder.runtime.bundle import ALERTS, EMBED_WORDS
 from widget.core.config import STORAGE_NAMES, Preload
 from widget.core.i18n import table
@@ -114,3 +115,16 @@ def test_every_mark_the_benchmark_reads_is_left_by_the_panel() -> None:
     assert '"docs-panel:" + stored + "-write"' in source("shell/persistence.py")
     missing = {m for m in marks - composed if f'"{m}"' not in text}
     assert marks and missing == set()
+
+
+def test_the_benchmark_answers_the_loaders_timeline_hello() -> None:
+    """The loader tells its timeline only to a page that answers its hello on its
+    channel: the benchmark's probe must use the loader's channel and words, or every
+    engine's breakdown would silently come back empty."""
+    loader = source("assets/pyodide-loader.mjs")
+    spelled = r'const TIMELINE = \{ channel: "([^"]+)", hello: "([^"]+)", listening: "([^"]+)" \}'
+    words = re.search(spelled, loader)
+    assert words, "the loader's TIMELINE changed shape"
+    channel, hello, listening = words.groups()
+    assert f'new BroadcastChannel("{channel}")' in PROBE
+    assert f'data === "{hello}" ? timeline.postMessage("{listening}")' in PROBE
