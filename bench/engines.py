@@ -14,7 +14,9 @@ composer is usable (no driver round trip in the figures). Reported: click → re
 (composer usable) and click → first answer text, medians (min-max); the bytes sent
 by the host; and each engine's median cold and warm breakdown from the worker's
 timeline, which the loader broadcasts (``docs-panel:timeline``) because only
-Chromium's driver reaches a worker.
+Chromium's driver reaches a worker, once the probe answers its hello. Every build
+compared runs it alike: it moved Chromium's first answer by about 0.4 s when on in
+one build and off in the other (the figures include it).
 
 Beside each breakdown, the CPU seconds each thread of the engine's processes spent
 from the page's load to the answer's end (bench/thread_cpu.py): on a shared 2-core
