@@ -14,7 +14,18 @@ composer is usable (no driver round trip in the figures). Reported: click → re
 (composer usable) and click → first answer text, medians (min-max); the bytes sent
 by the host; and each engine's median cold and warm breakdown from the worker's
 timeline, which the loader broadcasts (``docs-panel:timeline``) because only
-Chromium's driver reaches a worker.
+Chromium's driver reaches a worker, once the probe answers its hello. Every build
+compared runs it alike: it moved Chromium's first answer by about 0.4 s when on in
+one build and off in the other (the figures include it).
+
+Beside each breakdown, the CPU seconds each thread of the engine's processes spent
+from the page's load to the answer's end (bench/thread_cpu.py): on a shared 2-core
+machine, what the engine did, apart from its wait for a core.
+
+A WebKit column can run with options in its environment, as a column of its own in
+the same interleaved rounds: ``--browsers chromium,webkit,webkit+JSC_useOMGJIT=0``
+(JavaScriptCore reads ``JSC_*``; WebKitGTK ``WEBKIT_*``). They only diagnose: a
+reader's Safari sets none of them.
 
 Drivers are the cross-engine suite's (tests/cross). Nothing asserts: figures are
 reported; the machine's other work makes them noisy, the min-max columns say how much.
@@ -36,6 +47,7 @@ from typing import Any
 
 from bench.breakdown import format_phases, phases
 from bench.hosts import QUESTIONS, Host, Site, build_site
+from bench.thread_cpu import cpu_spent, thread_times
 from builder.cli import demo_head
 from builder.serve import CHAT_PATH
 from tests.cross.tabs import Tab
@@ -45,6 +57,7 @@ ENGINES = ("chromium", "firefox", "webkit")
 ANSWER_TIMEOUT_S = 300.0
 KEPT_TIMEOUT_S = 60.0
 PAGE = "/bench/visit.html"
+CPU_THREADS_SHOWN = 8
 
 # Installed first on the bench page: the launcher click's time, the first frame
 # where the composer is usable (then it asks, as a reader who had typed already
@@ -54,7 +67,10 @@ PROBE = """
 (() => {
   sessionStorage.clear(); // a visit restores nothing, as in a new tab
   const b = (window.__bench = { t: {}, worker: [] });
-  new BroadcastChannel("docs-panel:timeline").onmessage = ({ data }) => b.worker.push(...data);
+  // The loader says hello, and tells its timeline only to a page that answers.
+  const timeline = new BroadcastChannel("docs-panel:timeline");
+  timeline.onmessage = ({ data }) => data === "hello" ? timeline.postMessage("listening")
+    : b.worker.push(...data);
   const tick = () => {
     const host = document.querySelector("[data-docs-panel]");
     const root = host && host.shadowRoot;
@@ -87,7 +103,10 @@ PROBE = """
 })();
 """
 DONE = "() => window.__bench && window.__bench.t.done !== undefined"
-KEPT = "() => window.__bench.worker.some(e => e.name === 'docs-panel:keep warm copy')"
+# The memory copy, the last of the warm start's copies to be kept (builds without a
+# timeline to tell, such as a --baseline, are waited for alike).
+KEPT = """async () => (await (await caches.open("docs-panel-warm-start")).keys())
+  .some((request) => request.url.includes("?memory"))"""
 # The page's own requests, and the worker's entries, in ms after the click.
 TIMELINE = """() => {
   const b = window.__bench, origin = performance.timeOrigin, click = b.t.click;
@@ -142,9 +161,29 @@ def baseline_site(ref: str, tmp: Path) -> Site:
     return Site("demo", out / "demo", "/", QUESTIONS["demo"], pages, sections)
 
 
+def engine_options(spec: str) -> tuple[str, dict[str, str]]:
+    """``webkit+JSC_useOMGJIT=0`` -> ("webkit", {"JSC_useOMGJIT": "0"}); ValueError if
+    the engine is unknown, or a part is no NAME=VALUE, or options go to another engine
+    (only WebKit's driver here starts the browser with an environment of ours)."""
+    engine, *parts = spec.split("+")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown browser {engine!r}: expected one of {', '.join(ENGINES)}")
+    if parts and engine != "webkit":
+        raise ValueError(f"{spec!r}: only webkit takes options (+NAME=VALUE)")
+    env = {}
+    for part in parts:
+        name, equals, value = part.partition("=")
+        if not (name and equals):
+            raise ValueError(f"{spec!r}: {part!r} is not NAME=VALUE")
+        env[name] = value
+    return engine, env
+
+
 @contextlib.contextmanager
-def profiles(engine: str) -> Iterator[Callable[[], tuple[Tab, Callable[[], None]]]]:
-    """A factory of (first tab of a fresh profile, what closes the profile) in ``engine``."""
+def profiles(spec: str) -> Iterator[Callable[[], tuple[Tab, Callable[[], None]]]]:
+    """A factory of (first tab of a fresh profile, what closes the profile) in the
+    engine ``spec`` names, with its options (engine_options)."""
+    engine, env = engine_options(spec)
     if engine == "chromium":
         from playwright.sync_api import sync_playwright
 
@@ -182,7 +221,7 @@ def profiles(engine: str) -> Iterator[Callable[[], tuple[Tab, Callable[[], None]
         display = Display()
 
         def webkit() -> tuple[Tab, Callable[[], None]]:
-            driver = start_session(display)
+            driver = start_session(display, env)
             return WebKitTab.in_new_profile(driver), driver.quit
 
         try:
@@ -193,13 +232,14 @@ def profiles(engine: str) -> Iterator[Callable[[], tuple[Tab, Callable[[], None]
 
 def visit(tab: Tab, build: Build, question: str, cold: bool) -> dict[str, Any]:
     build.host.sent = 0
+    before = thread_times()
     tab.goto(build.host.url.removesuffix(build.site.page) + PAGE)
     tab.run("(q) => { window.__bench.question = q; }", question)
     tab.click("button", "Ask the docs")
     tab.wait_until(DONE, timeout_s=ANSWER_TIMEOUT_S, what="the answer's end")
+    cpu = cpu_spent(before, thread_times())
     kept = False
-    broadcasts = tab.run("() => window.__bench.worker.length > 0")  # not a build before it
-    if cold and broadcasts:  # the first answer keeps the warm start's copies: wait for them
+    if cold:  # the first answer keeps the warm start's copies: wait for them
         with contextlib.suppress(AssertionError):
             kept = bool(tab.wait_until(KEPT, timeout_s=KEPT_TIMEOUT_S, what="the warm copy"))
     timeline = tab.run(TIMELINE)
@@ -211,7 +251,7 @@ def visit(tab: Tab, build: Build, question: str, cold: bool) -> dict[str, Any]:
         "wire_kib": build.host.sent / 1024,
     }
     tab.goto("about:blank")  # the panel's worker ends with its page
-    return {"figures": figures, "timeline": timeline, "kept": kept}
+    return {"figures": figures, "timeline": timeline, "kept": kept, "cpu": cpu}
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -252,8 +292,9 @@ def _cell(figure: dict[str, float], fmt: str) -> str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     """Medians (min-max), and the first answer's median as a multiple of Chromium's."""
+    width = max(9, *(len(r["engine"]) + 1 for r in rows))
     lines = [
-        f"{'engine':<9}{'build':<10}{'visit':<6}{'ready s':>20}{'1st answer s':>20}"
+        f"{'engine':<{width}}{'build':<10}{'visit':<6}{'ready s':>20}{'1st answer s':>20}"
         f"{'wire KiB':>20}{'/ chromium':>12}   medians (min-max)"
     ]
     chromium = {(r["build"], r["visit"]): r for r in rows if r["engine"] == "chromium"}
@@ -264,10 +305,18 @@ def table(rows: list[dict[str, Any]]) -> str:
         base = chromium.get((row["build"], row["visit"]))
         ratio = figures["answer_s"]["median"] / base["figures"]["answer_s"]["median"] if base else 0
         lines.append(
-            f"{row['engine']:<9}{row['build']:<10}{row['visit']:<6}"
+            f"{row['engine']:<{width}}{row['build']:<10}{row['visit']:<6}"
             + "".join(f"{c:>20}" for c in cells)
             + f"{ratio:>12.2f}"
         )
+    return "\n".join(lines)
+
+
+def format_cpu(spent: dict[str, float]) -> str:
+    """The threads that spent the most CPU in a visit, and all of them together."""
+    lines = [f"  {'CPU by thread, load to answer end':<58} {sum(spent.values()):8.2f} s"]
+    for name, seconds in list(spent.items())[:CPU_THREADS_SHOWN]:
+        lines.append(f"    {name:<56} {seconds:8.2f} s")
     return "\n".join(lines)
 
 
@@ -284,8 +333,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "engines.json")
     args = parser.parse_args(argv)
     engines = args.browsers.split(",")
-    if unknown := set(engines) - set(ENGINES):
-        parser.error(f"unknown browsers {sorted(unknown)}: expected some of {', '.join(ENGINES)}")
+    for spec in engines:
+        try:
+            engine_options(spec)
+        except ValueError as err:
+            parser.error(str(err))
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as hosts:
         sites = {"tree": build_site("demo", Path(tmp))}
         if args.baseline:
@@ -305,4 +357,5 @@ def main(argv: list[str] | None = None) -> None:
         title = f"\nbreakdown: {row['engine']}, {row['build']}, {row['visit']} (median run)"
         figures = best["figures"] | {"composer_s": best["figures"]["ready_s"]}
         print(format_phases(title, phases(best["timeline"], figures)))
+        print(format_cpu(best["cpu"]))
     print(f"\nwritten to {args.out}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Mapping
 from typing import Any
 
 from selenium.common.exceptions import WebDriverException
@@ -40,11 +41,14 @@ class Display:
         self.process.wait(30)
 
 
-def start_session(display: Display) -> WebKitGTK:
+def start_session(display: Display, env: Mapping[str, str] | None = None) -> WebKitGTK:
+    """A fresh profile's session; ``env`` adds to the environment MiniBrowser and its
+    web process inherit (the load benchmark sets JavaScriptCore's options there)."""
     options = WebKitGTKOptions()
     options.binary_location = MINIBROWSER
     options.add_argument("--automation")
-    service = Service(executable_path=WEBDRIVER, env={**os.environ, "DISPLAY": display.name})
+    environment = {**os.environ, **(env or {}), "DISPLAY": display.name}
+    service = Service(executable_path=WEBDRIVER, env=environment)
     driver = WebKitGTK(options=options, service=service)
     driver.set_script_timeout(SCRIPT_TIMEOUT_S)
     driver.set_window_size(1280, 800)

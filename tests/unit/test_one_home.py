@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
+from bench.engines import PROBE
 from builder.runtime.bundle import ALERTS, EMBED_WORDS
 from widget.core.config import STORAGE_NAMES, Preload
 from widget.core.i18n import table
@@ -117,11 +118,24 @@ def test_every_mark_the_benchmark_reads_is_left_by_the_panel() -> None:
 
 
 def test_the_start_watch_hears_the_loader_and_restarts_it_cold() -> None:
-    """The shell listens on the channel the loader broadcasts its progress on (main.py),
-    and its cold start's query (client.COLD) is the one the loader looks for."""
+    """The shell listens on the channel the loader broadcasts its signs of progress on
+    (main.py), and its cold start's query (client.COLD) is the one the loader looks for."""
     loader = source("assets/pyodide-loader.mjs")
-    broadcast = re.findall(r'new BroadcastChannel\("([^"]+)"\)', loader)
+    signs = re.search(r'^const SIGNS = "([^"]+)";', loader, re.MULTILINE)
     heard = re.findall(r'BroadcastChannel\.new\("([^"]+)"\)', source("shell/main.py"))
-    assert broadcast and heard == broadcast
+    assert signs and heard == [signs[1]]
     cold = re.search(r'^COLD = "\?(\w+)"', source("shell/client.py"), re.MULTILINE)
     assert cold and f'searchParams.has("{cold[1]}")' in loader
+
+
+def test_the_benchmark_answers_the_loaders_timeline_hello() -> None:
+    """The loader tells its timeline only to a page that answers its hello on its
+    channel: the benchmark's probe must use the loader's channel and words, or every
+    engine's breakdown would silently come back empty."""
+    loader = source("assets/pyodide-loader.mjs")
+    spelled = r'const TIMELINE = \{ channel: "([^"]+)", hello: "([^"]+)", listening: "([^"]+)" \}'
+    words = re.search(spelled, loader)
+    assert words, "the loader's TIMELINE changed shape"
+    channel, hello, listening = words.groups()
+    assert f'new BroadcastChannel("{channel}")' in PROBE
+    assert f'data === "{hello}" ? timeline.postMessage("{listening}")' in PROBE

@@ -24,9 +24,12 @@ const at = (path) => new URL(path, import.meta.url).href;
 
 // The worker's marks, measures and requests, as they happen, for a page that listens
 // (bench/engines.py): only Chromium's driver can read a worker's performance entries.
-// Times are absolute (timeOrigin-based), so any realm can place them.
+// Times are absolute (timeOrigin-based), so any realm can place them. Only once a page
+// has answered the loader's hello: on a reader's page no one listens, and no entry
+// need be copied and posted for no one.
+const TIMELINE = { channel: "docs-panel:timeline", hello: "hello", listening: "listening" };
 if (globalThis.BroadcastChannel && globalThis.PerformanceObserver) {
-  const timeline = new BroadcastChannel("docs-panel:timeline");
+  const timeline = new BroadcastChannel(TIMELINE.channel);
   timeline.unref?.(); // in Node, an open channel would keep the process alive
   const shifted = (e) => ({
     type: e.entryType,
@@ -35,11 +38,31 @@ if (globalThis.BroadcastChannel && globalThis.PerformanceObserver) {
     end: performance.timeOrigin + (e.entryType === "resource" ? e.responseEnd : e.startTime + e.duration),
     bytes: e.transferSize ?? 0,
   });
+  timeline.onmessage = ({ data }) => {
+    if (data !== TIMELINE.listening) return;
+    timeline.onmessage = null;
+    const observer = new PerformanceObserver((list) => timeline.postMessage(list.getEntries().map(shifted)));
+    for (const type of ["mark", "measure", "resource"]) {
+      try {
+        observer.observe({ type, buffered: true }); // what the worker did before, too
+      } catch {} // an engine that observes none of these: nothing to tell
+    }
+  };
+  timeline.postMessage(TIMELINE.hello);
+}
+
+// Signs of this start's progress, for the shell's watch on it (shell/client.py,
+// lifecycle.StartWatch): an empty message as the loader runs and after each batch of
+// marks (a file arriving, each second of a long download, a phase ended). Only marks,
+// and no copy of them: a reader's page pays next to nothing for it.
+const SIGNS = "docs-panel:start";
+if (globalThis.BroadcastChannel) {
+  const signs = new BroadcastChannel(SIGNS);
+  signs.unref?.(); // in Node, an open channel would keep the process alive
+  signs.postMessage(0);
   try {
-    new PerformanceObserver((list) => timeline.postMessage(list.getEntries().map(shifted))).observe({
-      entryTypes: ["mark", "measure", "resource"],
-    });
-  } catch {} // an engine that observes none of these: nothing to tell
+    new PerformanceObserver(() => signs.postMessage(0)).observe({ type: "mark" });
+  } catch {} // an engine that observes no marks: its loader's first sign is all
 }
 
 const { decoded, watched } = zstdTwins(at(M.zstd));

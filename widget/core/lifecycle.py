@@ -260,7 +260,7 @@ COLD_START = "cold_start"  # the first made no progress: ended, started again wi
 STARTED = "started"  # the worker is up
 STUCK = "stuck"  # the cold start made no progress either: the shell gives up (broken)
 
-SIGN = "sign"  # the worker's loader reported progress (a mark, a measure, a file fetched)
+SIGN = "sign"  # the worker's loader reported progress (it runs; a mark: a file arriving, a phase)
 QUIET = "quiet"  # no sign for longer than the start may be quiet
 UP = "up"  # the worker is ready
 

@@ -36,10 +36,10 @@ async def main():
     # MicroPython's asyncio runs every ready task in the same JS task, sleep(0) too;
     # a timer, however short, hands the page back first.
     bridge = js.window.__docsPanel
-    # The loader broadcasts its progress; the shell's watch on the worker's start
-    # (client.py) reads the time of the latest sign, from the worker's first on.
+    # The loader broadcasts signs of its progress; the shell's watch on the worker's
+    # start (client.py) reads the time of the latest, from the worker's first on.
     bridge.signed = 0
-    progress = js.BroadcastChannel.new("docs-panel:timeline")
+    progress = js.BroadcastChannel.new("docs-panel:start")
     progress.onmessage = lambda event: setattr(bridge, "signed", js.performance.now())
     bridge.worker = bridge.startWorker()  # Pyodide's start, after MicroPython's (embed.js)
     try:
