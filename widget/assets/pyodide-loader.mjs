@@ -52,18 +52,21 @@ if (globalThis.BroadcastChannel && globalThis.PerformanceObserver) {
 }
 
 // Signs of this start's progress, for the shell's watch on it (shell/client.py,
-// lifecycle.StartWatch): an empty message as the loader runs and after each batch of
-// marks (a file arriving, each second of a long download, a phase ended). Only marks,
-// and no copy of them: a reader's page pays next to nothing for it.
+// lifecycle.StartWatch): an empty message as a realm of the start begins and after each
+// batch of its marks (a file arriving, each second of a long download, a phase ended).
+// Only marks, and no copy of them: a reader's page pays next to nothing for it. The
+// wasm's thread signs too (compiledWasm): the largest download is made there.
 const SIGNS = "docs-panel:start";
-if (globalThis.BroadcastChannel) {
-  const signs = new BroadcastChannel(SIGNS);
+function signing(channel) {
+  if (!globalThis.BroadcastChannel) return;
+  const signs = new BroadcastChannel(channel);
   signs.unref?.(); // in Node, an open channel would keep the process alive
   signs.postMessage(0);
   try {
     new PerformanceObserver(() => signs.postMessage(0)).observe({ type: "mark" });
-  } catch {} // an engine that observes no marks: its loader's first sign is all
+  } catch {} // an engine that observes no marks: the realm's first sign is all
 }
+signing(SIGNS);
 
 const { decoded, watched } = zstdTwins(at(M.zstd));
 
@@ -184,7 +187,8 @@ function threadReply(what, source, message, type = "classic") {
 
 // The wasm behind twin `url`, as {module, bytes}: its bytes only if `keep` (for Cache Storage).
 async function compiledWasm(url, keep) {
-  const source = `(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
+  const source = `(${signing})(${JSON.stringify(SIGNS)});
+(${compilerThread})((${zstdTwins})(${JSON.stringify(at(M.zstd))}))`;
   const { downloaded, at: done, ...wasm } = await threadReply("wasm", source, { url, keep });
   const [arrived, compiled] = [downloaded, done].map((time) => time - performance.timeOrigin);
   performance.mark(`docs-panel:downloaded ${file(url)}`, { startTime: arrived });
