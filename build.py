@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Index a docs site and bundle the docs-panel next to it; see builder/cli.py."""
+"""Index a docs site and bundle the docs-panel next to it; see docs_panel/build/cli.py."""
 
 import sys
 
-from builder.cli import main
+from docs_panel.build.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

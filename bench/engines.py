@@ -48,8 +48,8 @@ from typing import Any
 from bench.breakdown import format_phases, phases
 from bench.hosts import QUESTIONS, Host, Site, build_site
 from bench.thread_cpu import cpu_spent, thread_times
-from builder.cli import demo_head
-from builder.serve import CHAT_PATH
+from docs_panel.build.cli import demo_head
+from docs_panel.build.serve import CHAT_PATH
 from tests.cross.tabs import Tab
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,11 +22,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from bench.render_bench import percentile
-from builder.cli import build_demo
-from builder.serve import make_server
+from docs_panel.build.cli import build_demo
+from docs_panel.build.serve import make_server
+from docs_panel.core.history import Archive, Conversation, Source, Turn, dump_archive, utf16_bytes
+from docs_panel.core.history_search import matching
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from widget.core.history import Archive, Conversation, Source, Turn, dump_archive, utf16_bytes
-from widget.core.history_search import matching
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>history search</title>
 <link rel="icon" href="data:,"><script>window.docsPanel = {chat: false};</script>
@@ -112,7 +112,7 @@ NATIVE_FILTER = """(query) => {
 
 def core_figures(value: str, rounds: int = 20) -> list[float]:
     """The core's ``matching`` alone in CPython, archive already decoded (as in the worker)."""
-    from widget.core.history import load_archive
+    from docs_panel.core.history import load_archive
 
     archive = load_archive(value).archive
     times = []

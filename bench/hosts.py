@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from builder.cli import PANEL_FOLDER, build, build_demo, demo_head
-from builder.demo.answers import demo_reply
-from builder.serve import CHAT_PATH, StaticHandler, make_server
+from docs_panel.build.cli import PANEL_FOLDER, build, build_demo, demo_head
+from docs_panel.build.demo.answers import demo_reply
+from docs_panel.build.serve import CHAT_PATH, StaticHandler, make_server
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 QUESTIONS = {

@@ -22,11 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from builder.site.embeddings import DEFAULT_CACHE, EmbeddingsClient, VectorCache, embed_sections
-from widget.core.addresses import page_key
-from widget.core.docs_index import Section, load_index
-from widget.core.index_build import build_index, split_index
-from widget.core.vectors import decode, normalized
+from docs_panel.build.site.embeddings import (
+    DEFAULT_CACHE,
+    EmbeddingsClient,
+    VectorCache,
+    embed_sections,
+)
+from docs_panel.core.addresses import page_key
+from docs_panel.core.docs_index import Section, load_index
+from docs_panel.core.index_build import build_index, split_index
+from docs_panel.core.vectors import decode, normalized
 
 MODEL = "all-MiniLM-L6-v2"
 CACHE = DEFAULT_CACHE.with_name("bench-embeddings.sqlite3")

@@ -3,7 +3,7 @@
 //   python3 bench/index_pyodide.py  (writes the index and questions, then runs this)
 //   node bench/index_pyodide.mjs INDEX.json QUESTIONS.json [RUNS]
 //
-// Loads the panel's core (widget/core) into Pyodide's file system, then times, RUNS
+// Loads the panel's core (docs_panel/core) into Pyodide's file system, then times, RUNS
 // times each: json.loads of index.json's text plus load_index (the worker's start),
 // and every question's search. Prints one JSON line of figures (medians over runs;
 // search_best_*: over each question's fastest run). A question given as
@@ -19,11 +19,11 @@ const [indexPath, questionsPath, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg || 5);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const py = await loadPyodide();
-py.FS.mkdirTree("/app/widget/core");
-py.FS.writeFile("/app/widget/__init__.py", "");
-for (const name of readdirSync(join(root, "widget/core"))) {
+py.FS.mkdirTree("/app/docs_panel/core");
+py.FS.writeFile("/app/docs_panel/__init__.py", "");
+for (const name of readdirSync(join(root, "docs_panel/core"))) {
   if (name.endsWith(".py")) {
-    py.FS.writeFile(`/app/widget/core/${name}`, readFileSync(join(root, "widget/core", name)));
+    py.FS.writeFile(`/app/docs_panel/core/${name}`, readFileSync(join(root, "docs_panel/core", name)));
   }
 }
 py.globals.set("index_text", readFileSync(indexPath, "utf8"));
@@ -32,7 +32,7 @@ py.globals.set("runs", runs);
 const figures = py.runPython(`
 import sys, json, time, statistics
 sys.path.insert(0, "/app")
-from widget.core.docs_index import load_index
+from docs_panel.core.docs_index import load_index
 questions = json.loads(questions_json)
 loads, latencies, fusing = [], [], []
 for _ in range(runs):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from builder.serve import make_server
+from docs_panel.build.serve import make_server
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
 #: Runs every question in the page; returns, per question, the result pages' URLs.

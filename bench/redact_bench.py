@@ -61,7 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.render_bench import percentile  # noqa: E402
-from widget.core.redact import redact_text  # noqa: E402
+from docs_panel.core.redact import redact_text  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "redact"
 QUESTION_SIZE = 4096

@@ -19,7 +19,7 @@ after a table or list: a block stays open until the next one has a complete
 line, so it is re-rendered with each token of that line. ``max`` is a lone
 outlier (a GC pass, the host), not any particular block.
 ``--pyodide`` needs ``npm ci`` (node_modules/pyodide) and ``node``; it
-copies ``widget`` and the pure-Python dependencies into Pyodide's in-memory
+copies ``docs_panel`` and the pure-Python dependencies into Pyodide's in-memory
 file system and runs this file there. Example (CPython, figures vary by machine)::
 
     answer_5000.md: 20,144 chars, 5,048 tokens streamed at 100 tokens/s (50.5 s)
@@ -57,11 +57,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from widget.core.render import StreamingRenderer, render_answer  # noqa: E402
+from docs_panel.core.render import StreamingRenderer, render_answer  # noqa: E402
 
 ANSWER = Path(__file__).resolve().parent / "answer_5000.md"
 PYODIDE = ROOT / "node_modules" / "pyodide"
-# What the worker imports besides widget: the project's pure-Python dependencies.
+# What the worker imports besides docs_panel: the project's pure-Python dependencies.
 PURE_PYTHON_DEPS = ("markdown_it", "mdurl", "bleach", "webencodings")
 
 SITE_ORIGIN = "https://docs.tidewater.example"
@@ -284,7 +284,7 @@ def run_in_pyodide(answer: Path, argv: list[str]) -> int:
     if node is None or not (PYODIDE / "pyodide.mjs").exists():
         print(f"--pyodide needs node on PATH and {PYODIDE} (run: cd {ROOT} && npm ci)")
         return 1
-    trees = [[str(ROOT / "widget"), "/repo/widget"]]
+    trees = [[str(ROOT / "docs_panel"), "/repo/docs_panel"]]
     for name in PURE_PYTHON_DEPS:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:

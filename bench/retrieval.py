@@ -18,7 +18,7 @@ pages the first held-out set expects, copied with their paths), the whole
 Python docs (Debian's ``python3.11-doc``) and Debian's ``mkdocs-doc`` build.
 Then real docs sites built with their own generators (``GENERATOR_SITES``), when
 built under ``$DOCS_PANEL_GENSITES``. Pages count as one however the site spells
-them (``widget.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
+them (``docs_panel.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
 
 Each site has dev sets (used to choose among ranking changes) and held-out
 sets (``"heldout": true`` in the file; written before the ranking changes they
@@ -49,11 +49,11 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.pagefind_baseline import Pagefind, pagefind
-from builder.demo.pages import render_site
-from builder.site.extract import extract_site
-from widget.core.addresses import page_key
-from widget.core.docs_index import load_index
-from widget.core.index_build import build_index
+from docs_panel.build.demo.pages import render_site
+from docs_panel.build.site.extract import extract_site
+from docs_panel.core.addresses import page_key
+from docs_panel.core.docs_index import load_index
+from docs_panel.core.index_build import build_index
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")

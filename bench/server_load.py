@@ -41,10 +41,10 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from builder.cli import build, build_demo  # noqa: E402
+from docs_panel.build.cli import build, build_demo  # noqa: E402
+from docs_panel.core.server_wire import ServerStreamDecoder  # noqa: E402
+from docs_panel.core.stream import ChatStreamDecoder, ContentDelta, Done  # noqa: E402
 from tests.services import free_port, postgres_server, redis_server  # noqa: E402
-from widget.core.server_wire import ServerStreamDecoder  # noqa: E402
-from widget.core.stream import ChatStreamDecoder, ContentDelta, Done  # noqa: E402
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 QUESTIONS = ROOT / "bench" / "questions_python_docs.json"
@@ -300,17 +300,17 @@ def python_part(work: Path) -> dict[str, Any]:
             ready = httpx.get(url + "/readyz").json()
         finally:
             _stop(process)
-    from widget.server.answering import Context, Counters, plan_for
-    from widget.server.index_files import read_index
-    from widget.server.settings import Settings
-    from widget.server.upstream import Upstream
+    from docs_panel.server.answering import Context, Counters, plan_for
+    from docs_panel.server.index_files import read_index
+    from docs_panel.server.settings import Settings
+    from docs_panel.server.upstream import Upstream
 
     settings = Settings.from_environment(
         environ=KEYS, index=index, upstream="http://127.0.0.1:9/", model="m"
     )
     loaded = read_index(index)
     context = Context(settings, lambda: loaded, Upstream(settings), Counters())
-    from widget.core.server_wire import ServerQuestion
+    from docs_panel.core.server_wire import ServerQuestion
 
     questions = [q["q"] for q in json.loads(QUESTIONS.read_text())["questions"]]
     started = time.perf_counter()
@@ -327,7 +327,7 @@ VOTE: dict[str, object] = {
     "sources": [], "scope": None, "gate": None, "retrieved": [],
     "page_url": "https://docs.example.org/",
 }  # fmt: skip
-"""A vote report in the panel's shape (``widget.core.feedback.report``), id and time apart."""
+"""A vote report in the panel's shape (``docs_panel.core.feedback.report``), id and time apart."""
 
 
 async def _vote_until(url: str, first: int, acked: set[str], stop: asyncio.Event) -> None:
@@ -360,7 +360,7 @@ async def _kill_mid_load(
 
 
 async def _kept(database: str) -> set[str]:
-    from widget.server.votes import open_votes
+    from docs_panel.server.votes import open_votes
 
     store = await open_votes(database, Path(database))
     try:

@@ -39,17 +39,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.render_bench import percentile  # noqa: E402
-from tests.server.vote_writer import lost, vote_body, write_until_killed  # noqa: E402
-from tests.services import PostgresServer, postgres_server, redis_server  # noqa: E402
-from widget.core.report_shape import parse_report  # noqa: E402
-from widget.server.limits import (  # noqa: E402
+from docs_panel.core.report_shape import parse_report  # noqa: E402
+from docs_panel.server.limits import (  # noqa: E402
     Bucket,
     Limiter,
     LimitSettings,
     LocalLimiter,
     RedisLimiter,
 )
-from widget.server.votes import open_votes  # noqa: E402
+from docs_panel.server.votes import open_votes  # noqa: E402
+from tests.server.vote_writer import lost, vote_body, write_until_killed  # noqa: E402
+from tests.services import PostgresServer, postgres_server, redis_server  # noqa: E402
 
 
 async def _timed(count: int, concurrency: int, work: Callable[[int], Awaitable[object]]) -> Any:
@@ -124,7 +124,7 @@ def votes_kill_restart(database: str, *, lives: int, ids_per_life: int) -> dict[
 
 INSTANCE = """
 import asyncio, sys, time
-from widget.server.limits import Bucket, LimitSettings, RedisLimiter
+from docs_panel.server.limits import Bucket, LimitSettings, RedisLimiter
 url, seconds, client_rate, client_burst, total_rate, total_burst = sys.argv[1:7]
 settings = LimitSettings(Bucket(float(client_rate), float(client_burst)),
                          Bucket(float(total_rate), float(total_burst)), redis=url)

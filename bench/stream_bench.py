@@ -35,8 +35,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.render_bench import ANSWER, percentile, tokenize  # noqa: E402
 from bench.run import LONGTASKS  # noqa: E402
-from builder.cli import build_demo  # noqa: E402
-from builder.serve import ChatReply, make_server  # noqa: E402
+from docs_panel.build.cli import build_demo  # noqa: E402
+from docs_panel.build.serve import ChatReply, make_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.endpoint import event  # noqa: E402
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from builder.cli import main as build_main
-from docs_panel import packaged_runtime
+from docs_panel.build.cli import main as build_main
+from docs_panel.packaged import packaged_runtime
 
 
 def main(argv: Sequence[str] | None = None) -> int:

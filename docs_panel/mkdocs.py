@@ -24,10 +24,10 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 
-from builder.cli import build
-from builder.site.head_tag import panel_head, site_config
-from docs_panel import packaged_runtime
-from widget.core.errors import WidgetError
+from docs_panel.build.cli import build
+from docs_panel.build.site.head_tag import panel_head, site_config
+from docs_panel.core.errors import WidgetError
+from docs_panel.packaged import packaged_runtime
 
 _logger = get_plugin_logger(__name__)
 

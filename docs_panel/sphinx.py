@@ -20,10 +20,10 @@ from sphinx.errors import ConfigError as SphinxConfigError
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from builder.cli import build
-from builder.site.head_tag import panel_head, site_config
-from docs_panel import packaged_runtime
-from widget.core.errors import WidgetError
+from docs_panel.build.cli import build
+from docs_panel.build.site.head_tag import panel_head, site_config
+from docs_panel.core.errors import WidgetError
+from docs_panel.packaged import packaged_runtime
 
 _logger = logging.getLogger(__name__)
 #: The builders whose output a browser serves; epub and the rest are HTML of another kind.

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from playwright.sync_api import Browser, sync_playwright
 
-from builder.cli import build_demo
-from builder.serve import make_server
+from docs_panel.build.cli import build_demo
+from docs_panel.build.serve import make_server
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Site
 from tests.browser.endpoint import FakeEndpoint
 from tests.browser.feedback_endpoint import FakeFeedback

@@ -10,7 +10,7 @@ no vector is zero::
 
 Its vector spreads that over ``DIMENSION`` signed dimensions by a fixed random
 projection, as a real model's vectors use every dimension: the index keeps only
-their signs, which then still tell meanings apart (``widget.core.vectors``)::
+their signs, which then still tell meanings apart (``docs_panel.core.vectors``)::
 
     >>> len(vector("Freeze for two seconds")), round(sum(x * x for x in vector("x")), 6)
     (64, 1.0)
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from operator import mul
 
-from widget.core.vectors import normalized
+from docs_panel.core.vectors import normalized
 
 MODEL = "fake-meaning-5"
 AXES = (

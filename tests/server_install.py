@@ -1,4 +1,4 @@
-"""A server install (``widget.server``) under uvicorn on a loopback port, in a thread,
+"""A server install (``docs_panel.server``) under uvicorn on a loopback port, in a thread,
 for the browser tests and the load benchmark::
 
     with running(create_app(settings)) as url:   # "http://127.0.0.1:PORT"

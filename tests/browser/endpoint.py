@@ -19,8 +19,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from builder.demo.answers import demo_reply, sse_event
-from builder.serve import ChatReply, DropConnection
+from docs_panel.build.demo.answers import demo_reply, sse_event
+from docs_panel.build.serve import ChatReply, DropConnection
 
 Script = Callable[["FakeEndpoint"], ChatReply]
 HANG_LIMIT_S = 60.0

@@ -15,7 +15,7 @@ from markdown_it.utils import read_fixture_file
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from builder.serve import ChatReply
+from docs_panel.build.serve import ChatReply
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream, then
 from tests.browser.reader import (

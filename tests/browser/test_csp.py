@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from docs_panel.core.i18n import table
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint
 from tests.browser.feedback_endpoint import FakeFeedback
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
-from widget.core.i18n import table
 
 pytestmark = pytest.mark.browser
 

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from docs_panel.core.history import Archive, Conversation, ResultItem, Turn, dump_archive
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     KEYS,
@@ -24,7 +25,6 @@ from tests.browser.reader import (
     stored,
     wait_ready,
 )
-from widget.core.history import Archive, Conversation, ResultItem, Turn, dump_archive
 
 pytestmark = pytest.mark.browser
 

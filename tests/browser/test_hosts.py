@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from builder.serve import StaticHandler, make_server
+from docs_panel.build.serve import StaticHandler, make_server
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask_and_wait, open_panel, reload_open
 from tests.browser.test_warm_start import started_warm

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, expect
 
-from builder.cli import Embedding, build
-from builder.serve import make_server
+from docs_panel.build.cli import Embedding, build
+from docs_panel.build.serve import make_server
 from tests.browser.conftest import Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 from tests.fake_embeddings import MODEL, FakeEmbeddings

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from docs_panel.core.i18n import table
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, stream
 from tests.browser.reader import (
@@ -19,7 +20,6 @@ from tests.browser.reader import (
     wait_ready,
 )
 from tests.browser.test_a11y import check
-from widget.core.i18n import table
 
 pytestmark = pytest.mark.browser
 

@@ -11,6 +11,9 @@ from urllib.parse import quote, quote_plus
 import pytest
 from playwright.sync_api import ConsoleMessage, Locator, Page, expect
 
+from docs_panel.core.history import QUESTION_LIMIT
+from docs_panel.core.i18n import table
+from docs_panel.core.page_api import EVENTS
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, stream
@@ -23,9 +26,6 @@ from tests.browser.reader import (
     stored,
     wait_ready,
 )
-from widget.core.history import QUESTION_LIMIT
-from widget.core.i18n import table
-from widget.core.page_api import EVENTS
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from builder.cli import build
+from docs_panel.build.cli import build
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     READY_TIMEOUT_MS,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from docs_panel.core.i18n import table
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, stream
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_history, open_panel, wait_ready
 from tests.browser.shots import shoot
 from tests.browser.test_a11y import check
-from widget.core.i18n import table
 
 pytestmark = pytest.mark.browser
 

@@ -11,14 +11,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from docs_panel.server.app import create_app
+from docs_panel.server.limits import Bucket, LimitSettings
+from docs_panel.server.settings import Settings
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, stored, wait_ready
 from tests.browser.test_answers import answer_text, settled_turns, wait_answered
 from tests.server_install import running
-from widget.server.app import create_app
-from widget.server.limits import Bucket, LimitSettings
-from widget.server.settings import Settings
 
 pytestmark = pytest.mark.browser
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from builder.cli import build
-from builder.serve import make_server
+from docs_panel.build.cli import build
+from docs_panel.build.serve import make_server
+from docs_panel.core.i18n import table
 from tests.browser.conftest import Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
-from widget.core.i18n import table
 
 pytestmark = pytest.mark.browser
 

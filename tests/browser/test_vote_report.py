@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from builder.cli import main
+from docs_panel.build.cli import main
 from tests.browser.a11y import axe_violations
 from tests.browser.shots import shoot
 

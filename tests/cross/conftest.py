@@ -27,7 +27,7 @@ from tests.cross.webkit import Display, WebKitTab, start_session
 #: `new Worker` that starts the loader's wasm-compile thread (a worker started from a
 #: worker; caught there once, and none in 493 starts with that thread left out): no
 #: request, no mark, not even its timers fire (issue 35). The shell ends such a start
-#: and starts the worker again cold (widget.core.lifecycle.StartWatch), so such a test
+#: and starts the worker again cold (docs_panel.core.lifecycle.StartWatch), so such a test
 #: is ~10 s slower, not failed (4 in 260 starts, each ready in under 12 s;
 #: tests/browser/test_start_watch.py holds a start to check it in Chromium).
 ENGINES = os.environ.get("DOCS_PANEL_ENGINES", "chromium,firefox,webkit").split(",")

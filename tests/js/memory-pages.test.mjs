@@ -1,7 +1,7 @@
-// widget/assets/memory-pages.mjs: the warm start's memory copy without its zero pages.
+// docs_panel/assets/memory-pages.mjs: the warm start's memory copy without its zero pages.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PAGE, withoutZeroPages, withZeroPages } from "../../widget/assets/memory-pages.mjs";
+import { PAGE, withoutZeroPages, withZeroPages } from "../../docs_panel/assets/memory-pages.mjs";
 
 // A memory of `length` bytes whose pages in `used` hold bytes (the rest stay zero).
 function memoryOf(length, used) {

@@ -1,8 +1,8 @@
-// widget/assets/twin-routes.mjs: which requests the loader answers from Zstandard twins,
+// docs_panel/assets/twin-routes.mjs: which requests the loader answers from Zstandard twins,
 // and the keys it keeps them under. The manifest has the shape build.py's `loader` has.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { file, twinRoutes } from "../../widget/assets/twin-routes.mjs";
+import { file, twinRoutes } from "../../docs_panel/assets/twin-routes.mjs";
 
 const BASE = "https://docs.example.org/docs-panel/pyodide-loader.0123456789.mjs";
 const AT = "https://docs.example.org/docs-panel/";

@@ -1,11 +1,11 @@
-// widget/assets/zstd-twins.mjs: Zstandard twins decoded with zstd's own decoder (the wasm
+// docs_panel/assets/zstd-twins.mjs: Zstandard twins decoded with zstd's own decoder (the wasm
 // the zstddec package embeds, as build.py ships it), fetched through a stand-in `fetch`
 // that answers real bytes in chunks of a chosen size.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { zstdTwins } from "../../widget/assets/zstd-twins.mjs";
+import { zstdTwins } from "../../docs_panel/assets/zstd-twins.mjs";
 
 const here = (path) => new URL(path, import.meta.url);
 const zstddec = readFileSync(here("../../node_modules/zstddec/dist/zstddec-stream.mjs"), "utf8");

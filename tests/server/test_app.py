@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from builder.serve import ChatReply
+from docs_panel.build.serve import ChatReply
+from docs_panel.core.config import Scope
+from docs_panel.core.feedback import report
+from docs_panel.core.history import Source, Turn
+from docs_panel.core.server_wire import ServerStreamDecoder
+from docs_panel.core.signing import parse_keys, sign
+from docs_panel.core.stream import ContentDelta
+from docs_panel.server.app import create_app
+from docs_panel.server.limits import Bucket, LimitSettings
+from docs_panel.server.settings import Settings
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, http_error, stream
-from widget.core.config import Scope
-from widget.core.feedback import report
-from widget.core.history import Source, Turn
-from widget.core.server_wire import ServerStreamDecoder
-from widget.core.signing import parse_keys, sign
-from widget.core.stream import ContentDelta
-from widget.server.app import create_app
-from widget.server.limits import Bucket, LimitSettings
-from widget.server.settings import Settings
 
 SECRET = "k1:" + "s" * 32
 UPSTREAM_KEY = "sk-upstream-key-never-shown-0123456789"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from widget.core.errors import ConfigError
-from widget.server.limits import TrustedProxies, client_address, client_key
+from docs_panel.core.errors import ConfigError
+from docs_panel.server.limits import TrustedProxies, client_address, client_key
 
 PROXIES = TrustedProxies.parse(["10.0.0.0/8", "::1"])
 NONE = TrustedProxies()

@@ -4,10 +4,10 @@ import asyncio
 
 import pytest
 
+from docs_panel.core.report_shape import Report, parse_report
+from docs_panel.server.votes_sql import MAX_BATCH, GroupCommit, Row, VotesError
 from tests.event_loops import on_own_loop
 from tests.server.vote_writer import vote_body
-from widget.core.report_shape import Report, parse_report
-from widget.server.votes_sql import MAX_BATCH, GroupCommit, Row, VotesError
 
 
 class Disk:

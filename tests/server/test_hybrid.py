@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from builder.cli import Embedding, build
+from docs_panel.build.cli import Embedding, build
+from docs_panel.core.server_wire import ServerStreamDecoder, SourcesDelta
+from docs_panel.server.app import create_app
+from docs_panel.server.settings import Settings
 from tests.fake_embeddings import MODEL, FakeEmbeddings
-from widget.core.server_wire import ServerStreamDecoder, SourcesDelta
-from widget.server.app import create_app
-from widget.server.settings import Settings
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
 QUESTION = "freeze the script for two seconds"  # words say datetime; the meaning, time.sleep

@@ -11,10 +11,8 @@ import redis
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.event_loops import on_own_loop
-from tests.services import RedisServer, redis_server
-from widget.core.errors import ConfigError
-from widget.server.limits import (
+from docs_panel.core.errors import ConfigError
+from docs_panel.server.limits import (
     REDIS_RETRY_S,
     Bucket,
     LimitSettings,
@@ -23,6 +21,8 @@ from widget.server.limits import (
     open_limiter,
     retry_after,
 )
+from tests.event_loops import on_own_loop
+from tests.services import RedisServer, redis_server
 
 SLOW = 0.001
 """A refill rate so slow (one token in 1000 s) that no token comes back during a test."""
@@ -282,7 +282,7 @@ def test_without_redis_an_instance_limits_on_its_own(caplog: pytest.LogCaptureFi
         finally:
             await limiter.close()
 
-    with redis_server() as server, caplog.at_level(logging.WARNING, "widget.server.limits"):
+    with redis_server() as server, caplog.at_level(logging.WARNING, "docs_panel.server.limits"):
         server.stop()  # Redis is down before the first question
         assert on_own_loop(scenario(server.url)) == [0.0, 0.0, 1000.0, 0.0, 1000.0]
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -314,7 +314,7 @@ def test_redis_is_used_again_after_the_retry_interval(caplog: pytest.LogCaptureF
         finally:
             await limiter.close()
 
-    with redis_server() as server, caplog.at_level(logging.WARNING, "widget.server.limits"):
+    with redis_server() as server, caplog.at_level(logging.WARNING, "docs_panel.server.limits"):
         server.stop()
         on_own_loop(scenario(server))
     assert "Redis answers again" in caplog.records[-1].message

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from builder.cli import build
+from docs_panel.build.cli import build
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, hang
 from tests.services import free_port
@@ -100,7 +100,7 @@ def test_shutdown_ends_open_streams_with_an_error_event(
 def test_bad_setups_stop_with_one_clear_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from widget.server.cli import main
+    from docs_panel.server.cli import main
 
     flags = ["--site", str(tmp_path), "--upstream", "http://127.0.0.1:9/", "--model", "m"]
     monkeypatch.delenv("DOCS_PANEL_SIGNING_KEYS", raising=False)

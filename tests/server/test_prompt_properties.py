@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docs_panel.core.errors import RequestError
+from docs_panel.core.server_wire import parse_question
+from docs_panel.server.answering import Context, Counters, plan_for
+from docs_panel.server.index_files import read_index
+from docs_panel.server.settings import Settings
+from docs_panel.server.upstream import Upstream
 from tests.browser.conftest import Site
-from widget.core.errors import RequestError
-from widget.core.server_wire import parse_question
-from widget.server.answering import Context, Counters, plan_for
-from widget.server.index_files import read_index
-from widget.server.settings import Settings
-from widget.server.upstream import Upstream
 
 MARK = "QZXJVK"
 """Spliced into every client string: a word no demo page has."""

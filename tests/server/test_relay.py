@@ -11,21 +11,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from builder.serve import ChatReply
-from tests.browser.conftest import Site
-from tests.browser.endpoint import FakeEndpoint, event, pieces
-from tests.event_loops import on_own_loop
-from tests.server.test_app import UPSTREAM_KEY, settings_for
-from widget.core.server_wire import (
+from docs_panel.build.serve import ChatReply
+from docs_panel.core.server_wire import (
     ServerStreamDecoder,
     content_event,
     error_event,
     reasoning_event,
 )
-from widget.core.stream import ChatDelta, ContentDelta, Done, ReasoningDelta
-from widget.server.answering import FAILED_MESSAGE, relayed
-from widget.server.app import create_app
-from widget.server.upstream import ask_upstream, upstream_client
+from docs_panel.core.stream import ChatDelta, ContentDelta, Done, ReasoningDelta
+from docs_panel.server.answering import FAILED_MESSAGE, relayed
+from docs_panel.server.app import create_app
+from docs_panel.server.upstream import ask_upstream, upstream_client
+from tests.browser.conftest import Site
+from tests.browser.endpoint import FakeEndpoint, event, pieces
+from tests.event_loops import on_own_loop
+from tests.server.test_app import UPSTREAM_KEY, settings_for
 
 ANSWER = "Call retry() [1], then wait — «ça marche» 🎉.\n"
 

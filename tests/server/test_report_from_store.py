@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.cli import main
+from docs_panel.build.cli import main
+from docs_panel.core.report_shape import validate_report
+from docs_panel.server.votes import open_votes
 from tests.event_loops import on_own_loop
 from tests.unit.test_vote_report import REPORTS
-from widget.core.report_shape import validate_report
-from widget.server.votes import open_votes
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

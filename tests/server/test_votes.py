@@ -13,19 +13,19 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from tests.event_loops import on_own_loop
-from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
-from tests.services import free_port
-from widget.core.errors import ConfigError
-from widget.core.report_shape import Report, parse_report
-from widget.server.votes import (
+from docs_panel.core.errors import ConfigError
+from docs_panel.core.report_shape import Report, parse_report
+from docs_panel.server.votes import (
     SqliteVotes,
     VotesError,
     VotesStore,
     open_votes,
 )
-from widget.server.votes_sql import SCHEMA_VERSION
-from widget.server.votes_sqlite import _connect
+from docs_panel.server.votes_sql import SCHEMA_VERSION
+from docs_panel.server.votes_sqlite import _connect
+from tests.event_loops import on_own_loop
+from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
+from tests.services import free_port
 
 T = TypeVar("T")
 

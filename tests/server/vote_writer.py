@@ -18,8 +18,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from widget.core.report_shape import parse_report
-from widget.server.votes import open_votes
+from docs_panel.core.report_shape import parse_report
+from docs_panel.server.votes import open_votes
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITERS = 8

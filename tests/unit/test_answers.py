@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widget.core.answers import (
+from docs_panel.core.answers import (
     CONTEXT_SECTIONS,
     HISTORY_TURNS,
     READER_INSTRUCTION,
@@ -16,11 +16,11 @@ from widget.core.answers import (
     quote_passage,
     scope_prefix,
 )
-from widget.core.config import parse_config
-from widget.core.docs_index import DocsIndex, Section, load_index
-from widget.core.history import Conversation, ResultItem, Source, Turn
-from widget.core.index_build import build_index
-from widget.core.views import turn_view
+from docs_panel.core.config import parse_config
+from docs_panel.core.docs_index import DocsIndex, Section, load_index
+from docs_panel.core.history import Conversation, ResultItem, Source, Turn
+from docs_panel.core.index_build import build_index
+from docs_panel.core.views import turn_view
 
 SITE = "https://docs.example.org"
 SECTIONS = [

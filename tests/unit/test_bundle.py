@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from builder.runtime import bundle, pyodide_wasm
-from builder.runtime.bundle import (
+from docs_panel.build.runtime import bundle, pyodide_wasm
+from docs_panel.build.runtime.bundle import (
     LOADER_MARK,
     MANIFEST_MARK,
     MICROPYTHON_DIR,
@@ -38,22 +38,22 @@ from builder.runtime.bundle import (
     zstd,
     zstd_wasm,
 )
-from builder.runtime.cjk_tables import (
+from docs_panel.build.runtime.cjk_tables import (
     iconv_ranges,
     table_ranges,
     without_cjk_tables,
     without_iconv_tables,
 )
-from builder.runtime.lean_source import lean_source
-from builder.runtime.pyodide_bytecode import pyscript_modules
-from builder.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
-from builder.runtime.wasm_data import Memory
-from builder.serve import IMMUTABLE_PATH
-from widget.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
-from widget.core.docs_index import Section, load_index
-from widget.core.errors import ConfigError
-from widget.core.index_build import SPLIT_BYTES, build_index
-from widget.core.session_fields import EMBED_FIELDS
+from docs_panel.build.runtime.lean_source import lean_source
+from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
+from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
+from docs_panel.build.runtime.wasm_data import Memory
+from docs_panel.build.serve import IMMUTABLE_PATH
+from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
+from docs_panel.core.docs_index import Section, load_index
+from docs_panel.core.errors import ConfigError
+from docs_panel.core.index_build import SPLIT_BYTES, build_index
+from docs_panel.core.session_fields import EMBED_FIELDS
 
 PAYLOAD = build_index([Section("/a.html", "A", "A", "Alpha.")])
 
@@ -109,9 +109,9 @@ def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> 
     """What importing pyodide_wasm loads (a fresh interpreter's sys.modules) is read
     by its cache key: an edit to any of it makes the wasm again."""
     script = (
-        "import json, sys, builder.runtime.pyodide_wasm;"
+        "import json, sys, docs_panel.build.runtime.pyodide_wasm;"
         "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
-        " if n.startswith('builder.'))))"
+        " if n.startswith('docs_panel.build.'))))"
     )
     run = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, check=True, cwd=bundle.ROOT
@@ -139,7 +139,7 @@ def test_what_is_fetched_with_force_cache_has_a_name_that_never_changes(
 def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
     """embed.js starts the worker before the shell runs; MicroPython's shell then finds it
     by name (client.WORKER_NAME), so the two spellings are held together here."""
-    tree = ast.parse((bundle.WIDGET / "shell" / "client.py").read_text(encoding="utf-8"))
+    tree = ast.parse((bundle.PACKAGE / "shell" / "client.py").read_text(encoding="utf-8"))
     names = [
         node.value.value
         for node in tree.body
@@ -147,7 +147,7 @@ def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
         and [getattr(target, "id", "") for target in node.targets] == ["WORKER_NAME"]
         and isinstance(node.value, ast.Constant)
     ]
-    loader = (bundle.WIDGET / "assets" / "embed.js").read_text(encoding="utf-8")
+    loader = (bundle.PACKAGE / "assets" / "embed.js").read_text(encoding="utf-8")
     assert len(names) == 1 and re.findall(r'\bname: "([^"]+)"', loader) == names
 
 
@@ -168,7 +168,7 @@ def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, byte
 def test_the_loader_reads_the_session_record_by_the_cores_field_names(
     files: dict[str, bytes],
 ) -> None:
-    """embed.js reads this tab's session record (id, left, open) by widget/core's names."""
+    """embed.js reads this tab's session record (id, left, open) by docs_panel/core's names."""
     assert embedded(files)["session"] == list(EMBED_FIELDS) == ["id", "left", "open"]
 
 
@@ -516,12 +516,12 @@ def test_a_module_that_cannot_run_as_a_function_is_refused(module: str) -> None:
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
-    """The worker gets widget.core, widget.worker and the pure-Python packages it imports,
+    """The worker gets docs_panel.core, docs_panel.worker and the pure-Python packages it imports,
     as bytecode only."""
     names = zip_names(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
     for module in (
-        "widget/core/answers.pyc",
-        "widget/worker/tab.pyc",
+        "docs_panel/core/answers.pyc",
+        "docs_panel/worker/tab.pyc",
         "markdown_it/__init__.pyc",
         "bleach/__init__.pyc",
         "webencodings/__init__.pyc",
@@ -562,9 +562,9 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     assert f"{html5lib}treebuilders/dom.pyc" not in names
     assert "markdown_it/cli/parse.pyc" not in names
     # Of the panel's own, what the worker imports (its locales by name) and no more:
-    assert {"widget/core/render.pyc", "widget/core/locales/ar.pyc"} <= set(names)
-    assert "widget/core/report_shape.pyc" not in names  # the server install's
-    assert "widget/core/index_build.pyc" not in names  # build.py's
+    assert {"docs_panel/core/render.pyc", "docs_panel/core/locales/ar.pyc"} <= set(names)
+    assert "docs_panel/core/report_shape.pyc" not in names  # the server install's
+    assert "docs_panel/core/index_build.pyc" not in names  # build.py's
 
 
 def test_pyscript_imports_are_read_from_its_bundle() -> None:
@@ -578,12 +578,16 @@ def test_shell_files_carry_the_shared_core(files: dict[str, bytes]) -> None:
     """The shell gets its modules plus the core modules it shares with the worker, no more,
     as sources by path in one gzipped JSON object."""
     shell = json.loads(gzip.decompress(files[manifest(files)["shellFiles"]]))
-    protocol = (ROOT / "widget/core/protocol.py").read_text()
-    assert shell["widget/core/protocol.py"] == lean_source(protocol)  # test_lean_source
+    protocol = (ROOT / "docs_panel/core/protocol.py").read_text()
+    assert shell["docs_panel/core/protocol.py"] == lean_source(protocol)  # test_lean_source
     names = set(shell)
-    shared = {"widget/core/protocol.py", "widget/core/lifecycle.py", "widget/core/i18n.py"}
-    assert {"shell/panel.py", "widget/core/locales/ar.py"} | shared <= names
-    assert "widget/core/history.py" not in names and "shell/main.py" not in names
+    shared = {
+        "docs_panel/core/protocol.py",
+        "docs_panel/core/lifecycle.py",
+        "docs_panel/core/i18n.py",
+    }
+    assert {"docs_panel/shell/panel.py", "docs_panel/core/locales/ar.py"} | shared <= names
+    assert "docs_panel/core/history.py" not in names and "docs_panel/shell/main.py" not in names
 
 
 def test_gzip_twins_only_where_they_help() -> None:
@@ -625,7 +629,7 @@ console.log(py.runPython(`
 import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
-from widget.core.protocol import arguments
+from docs_panel.core.protocol import arguments
 def innermost(call):
     try:
         call()
@@ -680,7 +684,7 @@ def test_line_tables_shrink_outside_the_panels_own_code(bundle_in_node: Any) -> 
     first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
     in_stdlib, in_panel = bundle_in_node["frames"]
     assert in_stdlib[0].endswith("json/decoder.py") and in_stdlib[1] == in_stdlib[2]
-    assert in_panel[0].endswith("widget/core/protocol.py") and in_panel[1] > in_panel[2]
+    assert in_panel[0].endswith("docs_panel/core/protocol.py") and in_panel[1] > in_panel[2]
 
 
 def test_the_cjk_codecs_are_gone_and_say_so(bundle_in_node: Any) -> None:
@@ -761,7 +765,7 @@ def test_frozen_modules_give_way_to_lean_ones_in_place() -> None:
 def test_an_unknown_wasm_asks_for_the_cjk_tables_to_be_found_again() -> None:
     """Another Pyodide's wasm is refused with the command that maps its tables."""
     with pytest.raises(
-        ConfigError, match=r"python -m builder\.runtime\.cjk_tables path/to/cpython"
+        ConfigError, match=r"python -m docs_panel\.build\.runtime\.cjk_tables path/to/cpython"
     ):
         without_cjk_tables(b"\0asm\1\0\0\0")
 

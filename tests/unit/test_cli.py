@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.cli import main
-from widget.core.docs_index import load_index
+from docs_panel.build.cli import main
+from docs_panel.core.docs_index import load_index
 
 PAGE = (
     "<html><head><title>T</title></head><body><main>"

@@ -1,4 +1,4 @@
-"""Tests for widget.core.config: every key's good, wrong-type and out-of-range values.
+"""Tests for docs_panel.core.config: every key's good, wrong-type and out-of-range values.
 
 The case table lives in tests/fixtures/config_cases.json: each case gives the page's
 ``raw`` object, the exact ``errors`` expected (one per problem), and the resulting
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from widget.core.config import (
+from docs_panel.core.config import (
     DEFAULTS,
     HISTORY_MAX_BYTES_RANGE,
     HISTORY_MAX_RANGE,

@@ -1,13 +1,13 @@
-"""What a visit records under ``history.consent`` (widget/core/consent.py), and what
+"""What a visit records under ``history.consent`` (docs_panel/core/consent.py), and what
 the worker's tab does with it: nothing is logged or saved until the reader accepts."""
 
 from __future__ import annotations
 
 import pytest
 
-from widget.core.config import STORAGE_NAMES, HistoryConfig
-from widget.core.consent import DENIED, GRANTED, LATER, PENDING, Consent, choose, decide
-from widget.core.errors import ProtocolError
+from docs_panel.core.config import STORAGE_NAMES, HistoryConfig
+from docs_panel.core.consent import DENIED, GRANTED, LATER, PENDING, Consent, choose, decide
+from docs_panel.core.errors import ProtocolError
 
 ASK = HistoryConfig(consent="ask")
 EVERYTHING_BUT_THE_CHOICE = tuple(n for n in STORAGE_NAMES if n != "consent")

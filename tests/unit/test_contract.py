@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from widget.core.config import (
+from docs_panel.core.config import (
     _KEYS_BY_TYPE,
     DEFAULTS,
     STORAGE_NAMES,
@@ -26,8 +26,8 @@ from widget.core.config import (
     Scope,
     config_to_json,
 )
-from widget.core.i18n import table
-from widget.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
+from docs_panel.core.i18n import table
+from docs_panel.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
 
 CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
 TEXT = CONTRACT.read_text(encoding="utf-8")

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import docs_panel
-from builder.cli import main
-from builder.runtime.runtime_cache import cached_runtime
-from widget.core.errors import ConfigError
+import docs_panel.packaged
+from docs_panel.build.cli import main
+from docs_panel.build.runtime.runtime_cache import cached_runtime
+from docs_panel.core.errors import ConfigError
 
 SPHINX = Path(__file__).parent.parent / "fixtures" / "sites" / "sphinx"
 
@@ -40,6 +40,6 @@ def test_the_installed_command_builds_only_sites(capsys: pytest.CaptureFixture[s
 def test_an_installation_without_its_runtime_says_how_to_make_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(docs_panel, "RUNTIME", "no-such-runtime.zip")
+    monkeypatch.setattr(docs_panel.packaged, "RUNTIME", "no-such-runtime.zip")
     with pytest.raises(ConfigError, match=r"no no-such-runtime\.zip: .*python build\.py runtimes"):
-        docs_panel.packaged_runtime()
+        docs_panel.packaged.packaged_runtime()

@@ -8,7 +8,7 @@ from itertools import count
 
 import pytest
 
-from widget.core.feedback import (
+from docs_panel.core.feedback import (
     LOG_BYTES,
     LOG_ENTRIES,
     cast_vote,
@@ -17,7 +17,7 @@ from widget.core.feedback import (
     report,
     should_send,
 )
-from widget.core.history import Gate, Source, Turn, Vote, utf16_bytes
+from docs_panel.core.history import Gate, Source, Turn, Vote, utf16_bytes
 
 TURN = Turn(
     question="How do I retry?",

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from builder.site.extract import DUPLICATE_LEAST, Extracted, extract_site
-from widget.core.docs_index import Section
+from docs_panel.build.site.extract import DUPLICATE_LEAST, Extracted, extract_site
+from docs_panel.core.docs_index import Section
 
 GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"
 SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "expected.json").exists())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.site.genindex import GENINDEX, index_entries
+from docs_panel.build.site.genindex import GENINDEX, index_entries
 
 
 def test_nested_list_entries_carry_their_parents_words() -> None:

@@ -1,4 +1,4 @@
-"""A generator plugin's config and tags (builder/site/head_tag.py): the keys a site owner
+"""A generator plugin's config and tags (docs_panel/build/site/head_tag.py): the keys a site owner
 writes in conf.py or mkdocs.yml become the panel's, judged by the panel's own rules."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from builder.site.head_tag import panel_head, site_config
-from widget.core.config import parse_config
-from widget.core.errors import ConfigError
+from docs_panel.build.site.head_tag import panel_head, site_config
+from docs_panel.core.config import parse_config
+from docs_panel.core.errors import ConfigError
 
 
 def test_snake_case_keys_become_the_panels_at_every_depth() -> None:

@@ -1,4 +1,4 @@
-"""Tests for widget.core.history: the stored format, schema migration, bounds and merging.
+"""Tests for docs_panel.core.history: the stored format, schema migration, bounds and merging.
 
 Stored-value cases live in tests/fixtures/history/: ``stored_values.txt`` (markdown-it-py's
 fixture format: title, the raw stored value, what loads from it), ``v1_archive.json`` with
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from widget.core import history
-from widget.core.errors import StorageError
-from widget.core.history import (
+from docs_panel.core import history
+from docs_panel.core.errors import StorageError
+from docs_panel.core.history import (
     QUOTE_LIMIT,
     SCHEMA_VERSION,
     Archive,

@@ -1,4 +1,4 @@
-"""Tests for widget.core.history_export: the export file, the checks that refuse an
+"""Tests for docs_panel.core.history_export: the export file, the checks that refuse an
 import, and the merge by conversation id (the newer turn wins).
 
 Import files live in tests/fixtures/history_export/files.txt (markdown-it-py's
@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it.utils import read_fixture_file
 
-from widget.core.errors import StorageError
-from widget.core.history import (
+from docs_panel.core.errors import StorageError
+from docs_panel.core.history import (
     SCHEMA_VERSION,
     Archive,
     Conversation,
@@ -26,7 +26,7 @@ from widget.core.history import (
     load_archive,
     upsert,
 )
-from widget.core.history_export import (
+from docs_panel.core.history_export import (
     FORMAT,
     ImportRefused,
     export_file,

@@ -1,4 +1,4 @@
-"""Property tests for widget.core.history: bounds, merging, round trips, garbage.
+"""Property tests for docs_panel.core.history: bounds, merging, round trips, garbage.
 
 Bounds in these tests are tiny (tens of bytes to a few KiB) so that eviction and
 shrinking happen in most examples; the rules do not depend on the scale.
@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from widget.core import history
-from widget.core.history import (
+from docs_panel.core import history
+from docs_panel.core.history import (
     Archive,
     Conversation,
     Gate,

@@ -1,9 +1,9 @@
-"""Tests for widget.core.history_search: which conversations a reader's words find."""
+"""Tests for docs_panel.core.history_search: which conversations a reader's words find."""
 
 from __future__ import annotations
 
-from widget.core.history import Archive, Conversation, ResultItem, Source, Turn
-from widget.core.history_search import fold, matching
+from docs_panel.core.history import Archive, Conversation, ResultItem, Source, Turn
+from docs_panel.core.history_search import fold, matching
 
 
 def conversation(cid: str, question: str, at: int, **fields: object) -> Conversation:

@@ -18,14 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.runtime.bundle import INDEX_PART, hashed_name
-from builder.site.embeddings import VectorCache, embed_sections, passage
-from builder.site.extract import extract_site
+from docs_panel.build.runtime.bundle import INDEX_PART, hashed_name
+from docs_panel.build.site.embeddings import VectorCache, embed_sections, passage
+from docs_panel.build.site.extract import extract_site
+from docs_panel.core.docs_index import DocsIndex, Section, load_index
+from docs_panel.core.errors import DocsIndexError
+from docs_panel.core.index_build import Embedded, build_index, split_index
+from docs_panel.core.vectors import decode, encode, scorer
 from tests.fake_embeddings import DIMENSION, MODEL, vector
-from widget.core.docs_index import DocsIndex, Section, load_index
-from widget.core.errors import DocsIndexError
-from widget.core.index_build import Embedded, build_index, split_index
-from widget.core.vectors import decode, encode, scorer
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
 QUESTION = "freeze the script for two seconds"

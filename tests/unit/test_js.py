@@ -1,6 +1,7 @@
 """The Node tests of the panel's pure JavaScript modules (``tests/js``, Node's own runner,
-``node --test``), run here so ``./dev test`` includes them; and ``builder.runtime.js_modules``,
-which writes those modules into the script that imports them."""
+``node --test``), run here so ``./dev test`` includes them; and
+``docs_panel.build.runtime.js_modules``, which writes those modules into the script that
+imports them."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.runtime.js_modules import inlined
-from widget.core.errors import ConfigError
+from docs_panel.build.runtime.js_modules import inlined
+from docs_panel.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
-ASSETS = ROOT / "widget" / "assets"
+ASSETS = ROOT / "docs_panel" / "assets"
 NODE_TESTS = sorted((ROOT / "tests" / "js").glob("*.test.mjs"))
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from builder.runtime.bundle import SHARED_CORE, WIDGET
-from builder.runtime.lean_source import lean_source
+from docs_panel.build.runtime.bundle import PACKAGE, SHARED_CORE
+from docs_panel.build.runtime.lean_source import lean_source
 
-SHIPPED = sorted((WIDGET / "shell").glob("*.py")) + [WIDGET / "core" / n for n in SHARED_CORE]
+SHIPPED = sorted((PACKAGE / "shell").glob("*.py")) + [PACKAGE / "core" / n for n in SHARED_CORE]
 
 
 class _LoneStrings(ast.NodeTransformer):

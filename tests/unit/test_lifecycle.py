@@ -7,8 +7,8 @@ from itertools import product
 
 import pytest
 
-from widget.core.errors import LifecycleError
-from widget.core.lifecycle import (
+from docs_panel.core.errors import LifecycleError
+from docs_panel.core.lifecycle import (
     ASK,
     ASKING,
     BOOTING,

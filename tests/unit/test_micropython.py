@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from builder.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
+from docs_panel.build.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
 
-CORE = Path(__file__).resolve().parents[2] / "widget" / "core"
+CORE = Path(__file__).resolve().parents[2] / "docs_panel" / "core"
 
 # One story through the shared modules; each line it prints must match in both runtimes.
 SCENARIO = """
 import json
-from widget.core.errors import LifecycleError, ProtocolError
-from widget.core.i18n import direction, relative_time, table, text
-from widget.core.lifecycle import Lifecycle
-from widget.core.protocol import arguments, decode_reply, encode_reply
-from widget.core.copy_text import answer_markdown
+from docs_panel.core.errors import LifecycleError, ProtocolError
+from docs_panel.core.i18n import direction, relative_time, table, text
+from docs_panel.core.lifecycle import Lifecycle
+from docs_panel.core.protocol import arguments, decode_reply, encode_reply
+from docs_panel.core.copy_text import answer_markdown
 
 turn = {"question": "q", "quote": "", "status": "done", "scope": "", "answer": "<p>a</p>",
         "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": [], "key": "1",
@@ -59,7 +59,7 @@ except LifecycleError as err:
     print(err)
 life.stored()
 print(life.state, life.under_way)
-from widget.core.lifecycle import FIRST_SIGN_S, QUIET_S, StartWatch
+from docs_panel.core.lifecycle import FIRST_SIGN_S, QUIET_S, StartWatch
 watch = StartWatch(clock=lambda: now[0])
 now[0] += FIRST_SIGN_S
 print(watch.check())
@@ -76,8 +76,8 @@ language = "zh"
 print(direction("ar-EG"), direction("pt_BR"), len(table("ar")), table("xx") is table("en"))
 print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))
 print(relative_time(then_ms=0, now_ms=3 * 86_400_000))
-from widget.core.errors import PageApiError
-from widget.core.page_api import conversation_id, event_detail, parse_call
+from docs_panel.core.errors import PageApiError
+from docs_panel.core.page_api import conversation_id, event_detail, parse_call
 for call in [("open", [{"question": "q?", "submit": True, "scope": "api"}]), ("open", []),
              ("close", []), ("ask", ["q?"])]:
     name, options = parse_call(*call)
@@ -106,7 +106,8 @@ const [runtime, files, script] = JSON.parse(process.argv[1]);
 const { loadMicroPython } = await import(runtime);
 const lines = [];
 const mp = await loadMicroPython({ stdout: (line) => lines.push(line), linebuffer: true });
-for (const dir of ["/lib", "/lib/widget", "/lib/widget/core", "/lib/widget/core/locales"]) {
+for (const dir of ["/lib", "/lib/docs_panel", "/lib/docs_panel/core",
+                   "/lib/docs_panel/core/locales"]) {
   mp.FS.mkdir(dir);
 }
 for (const [path, text] of Object.entries(files)) mp.FS.writeFile("/lib/" + path, text);
@@ -118,8 +119,8 @@ console.log(JSON.stringify(lines));
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
 def test_the_shared_core_behaves_the_same_in_micropython() -> None:
     """protocol.py, lifecycle.py and i18n.py print the same story in MicroPython as in CPython."""
-    files = {"widget/__init__.py": "", "widget/core/__init__.py": ""}
-    files |= {f"widget/core/{name}": (CORE / name).read_text() for name in SHARED_CORE}
+    files = {"docs_panel/__init__.py": "", "docs_panel/core/__init__.py": ""}
+    files |= {f"docs_panel/core/{name}": (CORE / name).read_text() for name in SHARED_CORE}
     runtime = (MICROPYTHON_DIR / "micropython.mjs").as_uri()
     run = subprocess.run(
         ["node", "--input-type=module", "-e", RUNNER, json.dumps([runtime, files, SCENARIO])],

@@ -12,23 +12,25 @@ from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
 from bench.engines import PROBE
-from builder.runtime.bundle import ALERTS, EMBED_WORDS
-from widget.core.config import STORAGE_NAMES, Preload
-from widget.core.i18n import table
-from widget.core.lifecycle import Lifecycle
-from widget.core.session import read_session, session_value
-from widget.core.session_fields import EMBED_FIELDS, ID, IN_FLIGHT, LEFT, OPEN
+from docs_panel.build.runtime.bundle import ALERTS, EMBED_WORDS
+from docs_panel.core.config import STORAGE_NAMES, Preload
+from docs_panel.core.i18n import table
+from docs_panel.core.lifecycle import Lifecycle
+from docs_panel.core.session import read_session, session_value
+from docs_panel.core.session_fields import EMBED_FIELDS, ID, IN_FLIGHT, LEFT, OPEN
 
 ROOT = Path(__file__).resolve().parents[2]
-WIDGET = ROOT / "widget"
+PACKAGE = ROOT / "docs_panel"
 
 
 def source(path: str) -> str:
-    return (WIDGET / path).read_text(encoding="utf-8")
+    return (PACKAGE / path).read_text(encoding="utf-8")
 
 
 def shell_sources() -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((WIDGET / "shell").glob("*.py")))
+    return "\n".join(
+        p.read_text(encoding="utf-8") for p in sorted((PACKAGE / "shell").glob("*.py"))
+    )
 
 
 def test_the_session_record_has_the_fields_embed_js_reads() -> None:
@@ -106,8 +108,8 @@ def test_storage_write_outcomes_agree() -> None:
 def test_every_mark_the_benchmark_reads_is_left_by_the_panel() -> None:
     """bench/breakdown.py names performance marks the loader, worker and shell leave;
     a renamed mark would silently drop a phase from the figures."""
-    sources = [p.read_text(encoding="utf-8") for p in sorted(WIDGET.rglob("*.*js"))]
-    sources += [p.read_text(encoding="utf-8") for p in sorted(WIDGET.rglob("*.py"))]
+    sources = [p.read_text(encoding="utf-8") for p in sorted(PACKAGE.rglob("*.*js"))]
+    sources += [p.read_text(encoding="utf-8") for p in sorted(PACKAGE.rglob("*.py"))]
     text = "\n".join(sources)
     read = {mark for _, after, before in GAPS for mark in (after, before)} | set(ANSWER_MARKS)
     marks = {mark for mark in read if mark.startswith("docs-panel:")}

@@ -1,4 +1,5 @@
-"""The modules a cold start imports before copying Pyodide's memory (widget.worker.preimport)."""
+"""The modules a cold start imports before copying Pyodide's memory
+(docs_panel.worker.preimport)."""
 
 from __future__ import annotations
 
@@ -32,13 +33,13 @@ def modules_after(statement: str, stand_ins: str = "") -> set[str]:
 
 def test_preimport_pulls_in_nothing_from_the_browser() -> None:
     """What goes into the memory copy imports neither ``js`` nor Pyodide's FFI."""
-    loaded = modules_after("import widget.worker.preimport")
+    loaded = modules_after("import docs_panel.worker.preimport")
     assert not {name for name in loaded if name.split(".")[0] in ("js", "pyodide")}
-    assert {"widget.core.render", "markdown_it", "bleach"} <= loaded  # for a model answer
+    assert {"docs_panel.core.render", "markdown_it", "bleach"} <= loaded  # for a model answer
 
 
 def test_preimport_covers_every_pure_module_the_worker_starts_with() -> None:
-    """A warm start finds each widget.core module the worker's entry script imports."""
-    worker = modules_after("import widget.worker.main", STAND_INS)
-    preimported = modules_after("import widget.worker.preimport")
-    assert {name for name in worker if name.startswith("widget.core")} <= preimported
+    """A warm start finds each docs_panel.core module the worker's entry script imports."""
+    worker = modules_after("import docs_panel.worker.main", STAND_INS)
+    preimported = modules_after("import docs_panel.worker.preimport")
+    assert {name for name in worker if name.startswith("docs_panel.core")} <= preimported

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from widget.core.errors import ProtocolError
-from widget.core.protocol import (
+from docs_panel.core.errors import ProtocolError
+from docs_panel.core.protocol import (
     CALLS,
     RECORDS,
     STORED,
@@ -19,7 +19,7 @@ from widget.core.protocol import (
     encode_reply,
 )
 
-SHELL = Path(__file__).resolve().parents[2] / "widget" / "shell"
+SHELL = Path(__file__).resolve().parents[2] / "docs_panel" / "shell"
 
 TURN = {
     "key": "1714550400000",

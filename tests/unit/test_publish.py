@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.publish import MARKER, PREVIOUS, publish
-from widget.core.errors import ConfigError
+from docs_panel.build.publish import MARKER, PREVIOUS, publish
+from docs_panel.core.errors import ConfigError
 
 
 def _files(out: Path) -> list[str]:

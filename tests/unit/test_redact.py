@@ -1,4 +1,4 @@
-"""Credentials are masked, ordinary technical text is not (widget/core/redact.py).
+"""Credentials are masked, ordinary technical text is not (docs_panel/core/redact.py).
 
 Most cases are data: tests/fixtures/redact/secrets.txt (input, expected) and
 clean.txt (input that must come through unchanged), in markdown-it-py's
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
-from widget.core import redact as redact_module
-from widget.core.redact import KINDS, Redaction, mask, redact, redact_text
+from docs_panel.core import redact as redact_module
+from docs_panel.core.redact import KINDS, Redaction, mask, redact, redact_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "redact"
 MASK_IN_TEXT = re.compile(r"\[redacted: ([^\]]+)\]")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from widget.core.feedback import REASONS, cast_vote, report
-from widget.core.history import Gate, Source, Turn
-from widget.core.report_shape import (
+from docs_panel.core.feedback import REASONS, cast_vote, report
+from docs_panel.core.history import Gate, Source, Turn
+from docs_panel.core.report_shape import (
     FIELDS,
     MAX_REPORT_BYTES,
     ReportError,
@@ -21,7 +21,7 @@ from widget.core.report_shape import (
 
 
 def panel_report(vote: Any = "down", **changes: Any) -> dict[str, Any]:
-    """A report as the panel's own code builds it (widget/core/feedback.py)."""
+    """A report as the panel's own code builds it (docs_panel/core/feedback.py)."""
     turn = Turn(
         question="How many times is a job retried?",
         answer="Up to five times [1].",

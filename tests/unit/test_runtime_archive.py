@@ -1,12 +1,12 @@
-"""The runtime as the wheel carries it (builder/runtime/runtime_archive.py): the same
+"""The runtime as the wheel carries it (docs_panel/build/runtime/runtime_archive.py): the same
 runtime gives the same bytes, and a file that is not one says how to make one."""
 
 from __future__ import annotations
 
 import pytest
 
-from builder.runtime.runtime_archive import FORMAT, Runtime, read_runtime, runtime_archive
-from widget.core.errors import ConfigError
+from docs_panel.build.runtime.runtime_archive import FORMAT, Runtime, read_runtime, runtime_archive
+from docs_panel.core.errors import ConfigError
 
 RUNTIME = Runtime(
     files={"runtime/a.js": b"a", "embed-free.txt": b"\0\1"},
@@ -32,7 +32,7 @@ def test_an_unreadable_archive_says_how_to_make_one(data: bytes) -> None:
 
 
 def test_another_format_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from builder.runtime import runtime_archive as module
+    from docs_panel.build.runtime import runtime_archive as module
 
     monkeypatch.setattr(module, "FORMAT", FORMAT + 1)
     data = runtime_archive(RUNTIME)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.serve import IMMUTABLE, ChatReply, DropConnection, make_server
+from docs_panel.build.serve import IMMUTABLE, ChatReply, DropConnection, make_server
 
 
 @pytest.fixture

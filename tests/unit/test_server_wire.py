@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from widget.core.errors import RequestError, StreamError
-from widget.core.history import Source
-from widget.core.server_wire import (
+from docs_panel.core.errors import RequestError, StreamError
+from docs_panel.core.history import Source
+from docs_panel.core.server_wire import (
     _FIELDS,
     DONE_EVENT,
     CitationsDelta,
@@ -27,7 +27,7 @@ from widget.core.server_wire import (
     reasoning_event,
     sources_event,
 )
-from widget.core.stream import ContentDelta, Done, ReasoningDelta
+from docs_panel.core.stream import ContentDelta, Done, ReasoningDelta
 
 FULL = ServerQuestion(
     question="how?",

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from widget.core.history import Source
-from widget.core.session import Session, adopts, read_session, session_value, stopped_turn
+from docs_panel.core.history import Source
+from docs_panel.core.session import Session, adopts, read_session, session_value, stopped_turn
 
 
 @pytest.mark.parametrize(

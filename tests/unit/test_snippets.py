@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widget.core.snippets import snippet
+from docs_panel.core.snippets import snippet
 
 FILLER = "Some words before. " * 20
 

@@ -1,4 +1,4 @@
-"""Tests for widget.core.stream: the same events and answer however the body is chunked.
+"""Tests for docs_panel.core.stream: the same events and answer however the body is chunked.
 
 Data lives in tests/fixtures/streams/: recorded bodies (``name.sse`` + ``name.expected.json``)
 and small rule cases (``sse_cases.json``, ``chat_cases.json``, ``think_cases.json``).
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from widget.core.errors import StreamError
-from widget.core.stream import (
+from docs_panel.core.errors import StreamError
+from docs_panel.core.stream import (
     ChatDelta,
     ChatStreamDecoder,
     ContentDelta,

@@ -1,4 +1,4 @@
-"""Tests for builder.vote_report and ``build.py report``: the counts, the page, and
+"""Tests for docs_panel.build.vote_report and ``build.py report``: the counts, the page, and
 clear errors for votes that are not the README's report shape."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from builder.cli import main
-from builder.vote_report import ReportError, report_page, summarize
-from widget.core.feedback import report
-from widget.core.history import Gate, Source, Turn
+from docs_panel.build.cli import main
+from docs_panel.build.vote_report import ReportError, report_page, summarize
+from docs_panel.core.feedback import report
+from docs_panel.core.history import Gate, Source, Turn
 
 VOTES = Path(__file__).parents[1] / "fixtures" / "votes" / "votes.jsonl"
 DAY_MS = 86_400_000
@@ -98,7 +98,7 @@ def test_no_votes_still_makes_a_page() -> None:
     ],
 )
 def test_a_report_of_another_shape_is_named(change: dict[str, object], message: str) -> None:
-    """The feedback endpoint's own allow-list (``widget.core.report_shape``) judges."""
+    """The feedback endpoint's own allow-list (``docs_panel.core.report_shape``) judges."""
     with pytest.raises(ReportError, match=re.escape(message)):
         summarize([vote("a", "up", 0) | change])
 

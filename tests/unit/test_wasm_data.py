@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.runtime.wasm_data import DATA, DATA_COUNT, ZERO_RUN, Memory
+from docs_panel.build.runtime.wasm_data import DATA, DATA_COUNT, ZERO_RUN, Memory
 
 MEMORY = 5
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from docs_panel.core.docs_index import Section
+from docs_panel.core.history import Source
+from docs_panel.core.index_build import build_index, split_index
+from docs_panel.core.protocol import CALLS, decode_reply, encode_reply
+from docs_panel.core.server_wire import ServerQuestion, question_body
 from tests.event_loops import on_own_loop
-from widget.core.docs_index import Section
-from widget.core.history import Source
-from widget.core.index_build import build_index, split_index
-from widget.core.protocol import CALLS, decode_reply, encode_reply
-from widget.core.server_wire import ServerQuestion, question_body
 
 SECTIONS = [
     Section("/guides/retries.html", "Retries", "Retries", "Failed jobs are retried with backoff."),
@@ -54,7 +54,7 @@ missing: set[str] = set()  # files the host answers 404 for
 
 @pytest.fixture
 def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """widget.worker.tab imported against stand-ins for ``js`` and ``pyodide.ffi``."""
+    """docs_panel.worker.tab imported against stand-ins for ``js`` and ``pyodide.ffi``."""
     warnings: list[str] = []
     fake_js = types.SimpleNamespace(
         fetch=fetch, console=types.SimpleNamespace(warn=warnings.append)
@@ -65,9 +65,9 @@ def tab_module(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setitem(sys.modules, "js", fake_js)
     monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
     monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
-    for name in ("widget.worker.tab", "widget.worker.streaming"):
+    for name in ("docs_panel.worker.tab", "docs_panel.worker.streaming"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    import widget.worker.tab as module
+    import docs_panel.worker.tab as module
 
     module.warnings = warnings
     yield module

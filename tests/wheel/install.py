@@ -18,15 +18,17 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.cli import build_runtimes
-from builder.runtime.bundle import ROOT
-from builder.runtime.node_cache import digest
+from docs_panel.build.cli import build_runtimes
+from docs_panel.build.runtime.bundle import ROOT
+from docs_panel.build.runtime.node_cache import digest
 
 # The generators whose plugins the wheel carries, pinned in the dev extra.
 GENERATORS = ("sphinx", "mkdocs")
 # What the wheel is built from (pyproject.toml lists the packages it takes).
-SOURCES = ("pyproject.toml", "widget", "builder", "docs_panel")
-SOURCE_DATE_EPOCH = "1577836800"  # 2020-01-01, the date builder.runtime.lean_code gives zips
+SOURCES = ("pyproject.toml", "docs_panel")
+SOURCE_DATE_EPOCH = (
+    "1577836800"  # 2020-01-01, the date docs_panel.build.runtime.lean_code gives zips
+)
 
 
 def pins() -> list[str]:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from builder.serve import make_server
+from docs_panel.build.serve import make_server
+from docs_panel.core.docs_index import load_index
 from tests.browser.conftest import Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 from tests.wheel.install import Installed
-from widget.core.docs_index import load_index
 
 pytestmark = pytest.mark.wheel
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from builder.cli import build
-from builder.runtime.runtime_archive import read_runtime, runtime_archive
-from builder.runtime.runtime_cache import cached_runtime
+from docs_panel.build.cli import build
+from docs_panel.build.runtime.runtime_archive import read_runtime, runtime_archive
+from docs_panel.build.runtime.runtime_cache import cached_runtime
 from tests.wheel.install import Installed, build_wheel, wheelhouse
 
 pytestmark = pytest.mark.wheel
@@ -62,7 +62,7 @@ def test_the_wheel_carries_this_checkouts_runtime(installed: Installed) -> None:
         entry_points = wheel.read("docs_panel-0.1.0.dist-info/entry_points.txt").decode()
     assert carried == runtime_archive(cached_runtime())
     assert runtime_archive(read_runtime(carried)) == carried
-    assert {"docs_panel/sphinx.py", "docs_panel/mkdocs.py", "builder/cli.py"} <= names
+    assert {"docs_panel/sphinx.py", "docs_panel/mkdocs.py", "docs_panel/build/cli.py"} <= names
     assert "docs-panel = docs_panel.cli:main" in entry_points
     assert "docs-panel = docs_panel.mkdocs:DocsPanelPlugin" in entry_points
 

@@ -1,0 +1,348 @@
+"""``build.py``: index a docs site and bundle the panel next to it, or serve the demo.
+
+    python build.py --site path/to/built/html        # → path/to/built/html/docs-panel/
+    python build.py --site docs/ --out public/docs-panel --base /
+    python build.py --site build/ --version next     # index the unreleased docs
+    python build.py --site build/ --embeddings http://127.0.0.1:8080/v1/embeddings \
+        --embeddings-model all-MiniLM-L6-v2          # hybrid retrieval
+    python build.py serve                            # demo site on http://127.0.0.1:8000/
+    python build.py serve --endpoint http://127.0.0.1:8080/v1/chat/completions
+    python build.py serve --plain                    # a host that compresses nothing
+    python build.py runtimes                         # the wheel's runtime (release step)
+    python build.py report votes.jsonl               # → votes-report.html, readers' votes
+
+``docs-panel build SITE`` and ``docs-panel report VOTES`` (the wheel's console
+script) take the same options and the runtime the wheel carries, so they need no Node.
+
+``serve`` answers with the demo endpoint (extracts from the docs, labelled as a
+demo: no model) unless ``--endpoint`` names a real OpenAI-compatible server.
+
+Bad input gets one clear line on stderr and exit status 1; the previous output
+folder is only replaced once the new one is complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from docs_panel.build.demo.answers import demo_reply
+from docs_panel.build.demo.pages import render_site
+from docs_panel.build.publish import publish
+from docs_panel.build.runtime.bundle import ROOT, site_files, with_gzip_twins
+from docs_panel.build.runtime.runtime_archive import Runtime, runtime_archive
+from docs_panel.build.runtime.runtime_cache import cached_runtime
+from docs_panel.build.serve import CHAT_PATH, make_server
+from docs_panel.build.site.embeddings import (
+    DEFAULT_CACHE,
+    EmbeddingsClient,
+    EmbeddingsError,
+    VectorCache,
+    embed_sections,
+)
+from docs_panel.build.site.extract import SiteReport, extract_site
+from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
+from docs_panel.build.vote_report import write_report
+from docs_panel.core.docs_index import Section
+from docs_panel.core.errors import WidgetError
+from docs_panel.core.index_build import Embedded, build_index
+
+DEMO_SOURCE = ROOT / "site_demo" / "docs"
+DEMO_BUILD = ROOT / "site_demo" / "_build"
+DEMO_SCOPES = [{"id": "all", "label": "All docs"}, {"id": "api", "label": "API", "prefix": "/api/"}]
+
+
+def demo_head(endpoint: str | None, model: str | None = None) -> str:
+    """The demo pages' panel snippet: answers from ``endpoint``, or search results only."""
+    config: dict[str, object] = {"chat": endpoint is not None, "scopes": DEMO_SCOPES}
+    if endpoint is not None:
+        config["endpoint"] = endpoint
+    if model is not None:
+        config["model"] = model
+    return panel_head(config)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BuildReport:
+    out: Path
+    pages: int
+    sections: int
+    index_bytes: int
+    total_bytes: int
+    seconds: float
+    site: SiteReport | None = None
+    embedded: str = ""  # the embeddings model and dimension, if any
+
+    def summary(self) -> str:
+        """What was built, then what the site's pages gave (``SiteReport.lines``)."""
+        head = (
+            f"docs-panel: {self.sections} sections from {self.pages} pages → {self.out} "
+            f"(index {self.index_bytes / 1024:.0f} KiB, bundle {self.total_bytes / 2**20:.1f} MiB, "
+            f"{self.seconds:.1f} s)"
+        )
+        lines = self.site.lines()[1:] if self.site else []
+        if self.embedded:
+            lines.insert(0, f"section vectors: {self.embedded} (hybrid retrieval)")
+        return "\n".join([head, *(f"  {line}" for line in lines)])
+
+
+def rebase(sections: Sequence[Section], base: str) -> list[Section]:
+    """Put addresses under the site's base path (``--base /docs/``)."""
+    prefix = "/" + base.strip("/") if base.strip("/") else ""
+    return [dataclasses.replace(s, address=prefix + s.address) for s in sections]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Embedding:
+    """``build.py --embeddings``: where and with which model to embed the sections."""
+
+    url: str
+    model: str
+    cache: Path = DEFAULT_CACHE
+    optional: bool = False  # a failing server builds a lexical-only index instead
+
+
+def build(
+    site: Path,
+    out: Path | None = None,
+    base: str = "/",
+    version: str = "current",
+    embedding: Embedding | None = None,
+    runtime: Runtime | None = None,
+) -> BuildReport:
+    """Index ``site`` and write its panel folder; ``runtime`` None builds the runtime
+    from this checkout (cached), the wheel passes the one it carries."""
+    started = time.perf_counter()
+    out = (out or site / PANEL_FOLDER).resolve()
+    extracted = extract_site(site.resolve(), exclude=out, version=version)
+    sections = rebase(extracted.sections, base)
+    vectors = _vectors(sections, embedding) if embedding else None
+    index = build_index(sections, extracted.report.main_language, vectors)
+    files = site_files(runtime or cached_runtime(), index)
+    index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
+    files = with_gzip_twins(files)
+    publish(files, out)
+    return BuildReport(
+        out=out,
+        pages=len({s.address.split("#")[0] for s in sections}),
+        sections=len(sections),
+        index_bytes=index_bytes,
+        total_bytes=sum(len(data) for data in files.values()),
+        seconds=time.perf_counter() - started,
+        site=extracted.report,
+        embedded=f"{vectors.model}, {vectors.dimension} dimensions" if vectors else "",
+    )
+
+
+def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
+    """The sections' vectors from ``embedding``'s server; None when it fails and
+    ``optional`` allows a lexical-only build (said on stderr)."""
+    cache = VectorCache(embedding.cache)
+    try:
+        return embed_sections(sections, EmbeddingsClient(embedding.url, embedding.model), cache)
+    except EmbeddingsError as err:
+        if not embedding.optional:
+            raise
+        print(f"build.py: warning: {err}; building a lexical-only index", file=sys.stderr)
+        return None
+    finally:
+        cache.close()
+
+
+def build_demo(
+    dest: Path = DEMO_BUILD, *, endpoint: str | None = None, model: str | None = None
+) -> BuildReport:
+    """Render site_demo's Markdown to HTML pages and bundle the panel into them.
+
+    ``endpoint`` None builds the panel with search results only (``chat: false``).
+    """
+    if dest.exists():
+        shutil.rmtree(dest)
+    render_site(DEMO_SOURCE, dest, head_snippet=demo_head(endpoint, model))
+    return build(dest)
+
+
+def serve(
+    host: str,
+    port: int,
+    endpoint: str | None = None,
+    model: str | None = None,
+    *,
+    compress: bool = True,
+) -> None:
+    """Build the demo and serve it; answers come from ``endpoint`` or the demo endpoint.
+
+    ``compress=False`` plays a host that sends files as they are (no gzip).
+    """
+    print(build_demo(endpoint=endpoint or CHAT_PATH, model=model).summary())
+    chat = None if endpoint else demo_reply
+    server = make_server(DEMO_BUILD, host=host, port=port, chat=chat, compress=compress)
+    answers = f"answers from {endpoint}" if endpoint else "demo answers (no model)"
+    print(
+        f"Serving the demo docs with the panel on http://{host}:{server.server_port}/"
+        f" with {answers} (Ctrl+C stops)"
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+RUNTIME_ARCHIVE = ROOT / "docs_panel" / "runtime.zip"
+
+
+def build_runtimes(out: Path) -> str:
+    """``build.py runtimes``: the site-independent runtime archive the wheel carries."""
+    data = runtime_archive(cached_runtime())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    return f"docs-panel: runtime bundle → {out} ({len(data) / 2**20:.1f} MiB)"
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    prog: str = "build.py",
+    runtime: Callable[[], Runtime] | None = None,
+) -> int:
+    """The command line; ``runtime`` gives the runtime to bundle (the wheel's), and
+    without it the commands that build runtimes or the demo are offered too."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["server"]:  # the server install has flags of its own
+        from docs_panel.server.cli import main as server_main  # Starlette, uvicorn: only then
+
+        return server_main(argv[1:], prog=f"{prog} server")
+    commands = ["build", "report", "server"]
+    if runtime is None:
+        commands[1:1] = ["serve", "runtimes"]
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=commands,
+        default="build",
+        help=f"server comes first, with flags of its own: {prog} server --help",
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        metavar="PATH",
+        help="build: the site, the same as --site SITE; report: a JSON-lines file of vote "
+        "reports (what feedbackEndpoint receives) or the server install's SQLite file",
+    )
+    parser.add_argument("--site", type=Path, help="folder of built HTML (or Markdown) docs")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="output folder (default: SITE/docs-panel); runtimes: the archive (default: "
+        "docs_panel/runtime.zip); report: the HTML file (default: VOTES-report.html beside "
+        "the votes)",
+    )
+    parser.add_argument("--base", default="/", help="URL path the site is served under")
+    parser.add_argument(
+        "--version",
+        default="current",
+        help="versioned docs: index 'current' (what the site serves unversioned, else "
+        "stable, latest, the highest number), 'next' (the unreleased docs), 'all', or the "
+        "path prefix of one version (/docs/2.0/)",
+    )
+    parser.add_argument(
+        "--embeddings",
+        metavar="URL",
+        help="an OpenAI-compatible /v1/embeddings URL to embed every section with, for "
+        "hybrid retrieval (API key, if any, in $DOCS_PANEL_EMBEDDINGS_KEY)",
+    )
+    parser.add_argument("--embeddings-model", metavar="NAME", help="the model to ask for")
+    parser.add_argument(
+        "--embeddings-cache",
+        type=Path,
+        default=DEFAULT_CACHE,
+        help="vectors already made, by model and text (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--embeddings-optional",
+        action="store_true",
+        help="if the embeddings server fails, build a lexical-only index (and say so)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="report: the server install's PostgreSQL (postgresql://…) to read votes from",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="serve: address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="serve: port (0 picks one)")
+    parser.add_argument(
+        "--endpoint",
+        help="serve: an OpenAI-compatible chat completions URL to answer with "
+        "(default: the demo endpoint, extracts from the docs, no model)",
+    )
+    parser.add_argument("--model", help="serve: the model name to send with --endpoint")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="serve: send files as they are, like a host that compresses nothing",
+    )
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "server":
+            parser.error(f"server takes its own flags after it: {prog} server --help")
+        if args.command == "report":
+            source = args.database or (str(args.path) if args.path else None)
+            if source is None or (args.database and args.path):
+                parser.error(
+                    f"report needs one source of votes: {prog} report votes.jsonl (or the "
+                    "server install's docs-panel-votes.sqlite3), or --database postgresql://…"
+                )
+            default = Path("votes-report.html") if args.database else None
+            out = args.out or default or args.path.with_name(args.path.stem + "-report.html")
+            summary = write_report(source, out)
+            print(f"docs-panel: {summary.votes} votes → {out}")
+            return 0
+        if args.command != "build" and args.path is not None:
+            parser.error(f"unexpected argument {args.path} (only build and report take one)")
+        if args.command == "serve":
+            if args.endpoint and not args.endpoint.startswith(("http://", "https://")):
+                raise WidgetError(f"--endpoint {args.endpoint}: expected an http(s) URL")
+            serve(args.host, args.port, args.endpoint, args.model, compress=not args.plain)
+            return 0
+        if args.command == "runtimes":
+            print(build_runtimes(args.out or RUNTIME_ARCHIVE))
+            return 0
+        if args.site is not None and args.path is not None:
+            parser.error("give the site once: SITE or --site SITE")
+        args.site = args.site or args.path
+        if args.site is None:
+            parser.error("SITE (or --site SITE) is required: a folder of built HTML or Markdown")
+        if not args.site.is_dir():
+            raise WidgetError(f"--site {args.site}: not a folder of built HTML or Markdown docs")
+        if not (args.version in ("current", "next", "all") or args.version.startswith("/")):
+            raise WidgetError(
+                f"--version {args.version}: expected current, next, all or a path prefix"
+            )
+        embedding = None
+        if args.embeddings:
+            if not args.embeddings.startswith(("http://", "https://")):
+                raise WidgetError(f"--embeddings {args.embeddings}: expected an http(s) URL")
+            if not args.embeddings_model:
+                raise WidgetError("--embeddings needs --embeddings-model NAME")
+            embedding = Embedding(
+                args.embeddings,
+                args.embeddings_model,
+                args.embeddings_cache,
+                args.embeddings_optional,
+            )
+        chosen = runtime() if runtime else None
+        report = build(args.site, args.out, args.base, args.version, embedding, chosen)
+        print(report.summary())
+        return 0
+    except WidgetError as err:
+        print(f"{prog}: error: {err}", file=sys.stderr)
+        return 1

@@ -1,0 +1,338 @@
+"""Sections to the docs index's payload (``index.json``), at build time.
+
+Decides what each term's postings hold: its saturated BM25F in each section
+and page, worked out here once so that a search in the worker only adds
+numbers (the payload's layout and the ranking are described in
+``docs_index``, which reads it); and, for a large site, splits the payload
+into a head and parts fetched on demand (``split_index``). Never runs in the
+worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from docs_panel.core.addresses import translation_key
+from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
+from docs_panel.core.packed import SEPARATOR, pack, unpack
+from docs_panel.core.text import terms
+from docs_panel.core.vectors import CODES
+
+#: Release notes and changelogs, wherever a site keeps them: by their path, or a
+#: blog post (or news item) whose address or title names a version ("Prettier 3.1:
+#: …" at ``/blog/2023/11/13/3.1.0/``). The ranking counts them for less.
+RELEASE_NOTES = re.compile(
+    r"(?:^|/)(?:whats-?new|changelog|changes|release-?notes|releases|news)(?:/|[.-]|$)",
+    re.IGNORECASE,
+)
+_POSTS = re.compile(r"(?:^|/)(?:blog|posts?|news)/", re.IGNORECASE)
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
+
+#: Characters of a section's text kept in the payload (for snippets and prompts).
+TEXT_LIMIT = 600
+#: A site whose sections' texts, or whose postings, take more than ``SPLIT_BYTES``
+#: of JSON gets them in parts of about ``PART_BYTES`` (``split_index``): a question
+#: fetches the few parts it reads, where one file would make the reader wait for
+#: all of the Python docs' 7.8 MB before the first answer. Below that, the round
+#: trips for parts would cost more than the bytes they save. A question reads about
+#: ten parts whatever their size (one per word, one per hit), so small parts cost
+#: no more requests (Python docs, 60 dev questions, median per question: 242 KiB
+#: of parts at 64 KB, 132 at 32, 70 at 16).
+SPLIT_BYTES = 512 * 1024
+PART_BYTES = 16 * 1024
+#: A split index's section vectors come in runs of whole pages of about this many
+#: bytes: a question fetches the vectors of its candidate pages only.
+VECTOR_PART_BYTES = 4 * 1024
+
+# BM25F: a term's counts in all fields, each scaled by the field's weight over
+# its length norm, add up before saturating (k1), so a term in both heading and
+# text is not counted twice at full strength.
+K1 = 1.2
+#: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
+#: and text (the order of ``_section_fields``).
+SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
+#: (weight, b) of a page's title, all its headings, all its text.
+PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
+#: Length norms use (length / average) ** LENGTH_POWER: sublinear, see above.
+LENGTH_POWER = 0.5
+
+
+def build_index(
+    sections: Iterable[Section], main_language: str = "", vectors: Embedded | None = None
+) -> dict[str, object]:
+    """The ``index.json`` payload for ``sections`` (same input, same output); a page
+    that does not say its language is in ``main_language`` (default: the most pages').
+    With ``vectors`` (every section's code, see ``vectors``), the payload carries them
+    and the model that made them, for hybrid retrieval."""
+    sections = list(sections)
+    order: dict[str, int] = {}
+    for section in sections:
+        order.setdefault(section.page, len(order))
+    sections.sort(key=lambda section: order[section.page])  # a page's sections together
+    page_numbers: dict[str, int] = {}
+    page_titles: list[str] = []
+    page_languages: list[str] = []
+    page_of: list[int] = []
+    fields = [_section_fields(section) for section in sections]
+    for section in sections:
+        page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
+        if len(page_titles) < len(page_numbers):
+            page_titles.append(section.page_title)
+            page_languages.append(section.language)
+    section_scales = _field_scales([[len(f) for f in row] for row in fields], SECTION_FIELDS)
+    page_lengths = [[0, 0, 0] for _ in page_titles]
+    for number, row in enumerate(fields):
+        lengths = page_lengths[page_of[number]]
+        lengths[0] = len(row[2])
+        lengths[1] += len(row[0])
+        lengths[2] += len(row[4])
+    page_scales = _field_scales(page_lengths, PAGE_FIELDS)
+
+    section_postings: dict[str, list[int]] = {}
+    page_tf: dict[str, dict[int, float]] = {}
+    titled_pages: set[int] = set()  # pages whose title is counted already
+    for number, row in enumerate(fields):
+        tf: dict[str, float] = {}
+        for scales, field_terms in zip(section_scales, row, strict=True):
+            for term in field_terms:
+                tf[term] = tf.get(term, 0.0) + scales[number]
+        title = set(row[0])
+        page = page_of[number]
+        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
+        if page not in titled_pages:
+            titled_pages.add(page)
+            per_page.append((row[2], page_scales[0][page]))
+        for term, value in tf.items():
+            section_postings.setdefault(term, []).extend(
+                (number, _impact(value) << 1 | (term in title))
+            )
+        for field_terms, scale in per_page:
+            for term in field_terms:
+                counts = page_tf.setdefault(term, {})
+                counts[page] = counts.get(page, 0.0) + scale
+    languages, own_language, translation = _languages(
+        list(page_numbers), page_languages, main_language
+    )
+    payload: dict[str, object] = {
+        "format": FORMAT,
+        "version": _version(sections),
+        "languages": languages,
+        "pages": {
+            "path": list(page_numbers),
+            "title": page_titles,
+            "language": pack(own_language),
+            "translation": pack(translation),
+            "notes": pack(
+                int(release_notes(path, title))
+                for path, title in zip(page_numbers, page_titles, strict=True)
+            ),
+        },
+        "sections": {
+            "page": pack(page_of),
+            "anchor": [section.address.partition("#")[2] for section in sections],
+            "title": [section.title for section in sections],
+            "breadcrumb": [
+                CRUMB.join(crumb.replace(CRUMB, " ") for crumb in section.breadcrumb)
+                for section in sections
+            ],
+            "text": [_cap(section.text) for section in sections],
+            "title_terms": pack(len(row[0]) for row in fields),
+            "links": pack(section.links for section in sections),
+        },
+        "terms": {
+            term: _gaps(section_postings[term])
+            + SEPARATOR
+            + _gaps(
+                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
+            )
+            for term in sorted(section_postings)
+        },
+    }
+    if vectors is not None:
+        payload["embeddings"] = {
+            "model": vectors.model,
+            "dimension": vectors.dimension,
+            "codes": CODES,
+        }
+        columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
+        columns["vector"] = [vectors.codes[section.address] for section in sections]
+    return payload
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """Every section's vector code by address (``vectors.encode``), and the model and
+    dimension they share (``docs_panel.build.site.embeddings`` makes them)."""
+
+    model: str
+    dimension: int
+    codes: Mapping[str, str]
+
+
+def release_notes(path: str, title: str) -> bool:
+    """Whether the page at ``path`` titled ``title`` is release notes (``RELEASE_NOTES``)."""
+    return bool(
+        RELEASE_NOTES.search(path)
+        or (_POSTS.search(path) and (_VERSION.search(path) or _VERSION.search(title)))
+    )
+
+
+def _languages(
+    paths: list[str], languages: list[str], main: str
+) -> tuple[list[str], list[int], list[int]]:
+    """The site's languages (``main`` first if any page is in it, else the most pages'
+    language; a page that does not say is in the first), each page's language as a
+    number into them, and each page's ``translation``: the page number of its
+    main-language copy, its own where there is none (see ``docs_index``)."""
+    counts = Counter(language for language in languages if language)
+    ordered = sorted(counts, key=lambda language: (language != main, -counts[language], language))
+    main = ordered[0] if ordered else main
+    ordered = ordered or [main]
+    numbers = {language: n for n, language in enumerate(ordered)}
+    languages = [language or main for language in languages]
+    own = [numbers[language] for language in languages]
+    keys = [translation_key(p, language) for p, language in zip(paths, languages, strict=True)]
+    mains = {key: page for page, key in enumerate(keys) if own[page] == 0}
+    return ordered, own, [mains.get(key, page) for page, key in enumerate(keys)]
+
+
+def split_index(
+    payload: Mapping[str, Any], part_bytes: int = PART_BYTES, split_bytes: int = SPLIT_BYTES
+) -> tuple[dict[str, Any], dict[str, object]]:
+    """``build_index``'s payload as a head and its parts by key (see ``docs_index``);
+    the head's ``parts.files`` is left for the bundle, which names the files."""
+    head = {**payload, "sections": dict(payload["sections"])}
+    parts: dict[str, object] = {}
+    columns = {name: head["sections"].pop(name) for name in SHOWN}
+    sizes = [sum(map(_json_size, row)) for row in zip(*columns.values(), strict=True)]
+    text_starts = _runs(sizes, part_bytes, split_bytes)
+    if len(text_starts) > 1:
+        for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(sizes)])):
+            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()}
+    else:
+        head["sections"] |= columns
+        text_starts = []
+    postings: Mapping[str, str] = payload["terms"]
+    words = sorted(postings)
+    term_sizes = [_json_size(word) + _json_size(postings[word]) for word in words]
+    term_starts = _runs(term_sizes, part_bytes, split_bytes)
+    if len(term_starts) > 1:
+        del head["terms"]
+        for n, (start, end) in enumerate(itertools.pairwise([*term_starts, len(words)])):
+            parts[f"terms-{n}"] = {word: postings[word] for word in words[start:end]}
+    else:
+        term_starts = []
+    vector_starts: list[int] = []
+    if "vector" in head["sections"] and text_starts:
+        codes = head["sections"].pop("vector")
+        vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
+        for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
+            parts[f"vectors-{n}"] = codes[start:end]
+    head["parts"] = {
+        **({"vectors": pack(vector_starts)} if vector_starts else {}),
+        "text": pack(text_starts),
+        "terms": [words[start] for start in term_starts],
+        "files": {},
+    }
+    return head, parts
+
+
+def _page_runs(page_column: str, codes: Sequence[str], most: int) -> list[int]:
+    """Where each run of whole pages' vector codes starts, each run about ``most``
+    bytes (a page larger than that is a run of its own)."""
+    pages = unpack(page_column)
+    starts = [0]
+    total = 0
+    for number, code in enumerate(codes):
+        new_page = number and pages[number] != pages[number - 1]
+        if new_page and total >= most:
+            starts.append(number)
+            total = 0
+        total += len(code) + 3
+    return starts
+
+
+def _runs(sizes: Sequence[int], most: int, split: int) -> list[int]:
+    """Where each run of consecutive ``sizes`` starts, each run adding up to about
+    ``most``; one run when all add up to at most ``split``."""
+    if sum(sizes) <= split:
+        return [0]
+    starts = [0]
+    total = 0
+    for number, size in enumerate(sizes):
+        if total and total + size > most:
+            starts.append(number)
+            total = 0
+        total += size
+    return starts
+
+
+def _json_size(value: str) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
+
+
+def _section_fields(section: Section) -> tuple[list[str], ...]:
+    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
+    return (
+        terms(section.title),
+        terms(" ".join(section.keywords)),
+        terms(section.page_title),
+        terms(" ".join(section.breadcrumb)),
+        terms(section.text),
+    )
+
+
+def _impact(tf: float) -> int:
+    """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
+    return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
+
+
+def _gaps(pairs: list[int]) -> str:
+    """``[number, value, …]`` packed, each number as its gap from the one before."""
+    gaps = pairs[:]
+    for i in range(len(gaps) - 2, 0, -2):
+        gaps[i] -= gaps[i - 2]
+    return pack(gaps)
+
+
+def _field_scales(
+    lengths: Sequence[Sequence[int]], fields: tuple[tuple[float, float], ...]
+) -> list[list[float]]:
+    """Per field, each row's ``weight / (1 - b + b * (length / average) ** LENGTH_POWER)``."""
+    scales = []
+    for column_number, (weight, b) in enumerate(fields):
+        column = [row[column_number] for row in lengths]
+        average = sum(column) / len(column) if column else 0.0
+        scales.append(
+            [
+                weight / (1 - b + b * (length / average) ** LENGTH_POWER) if average else weight
+                for length in column
+            ]
+        )
+    return scales
+
+
+def _cap(text: str) -> str:
+    if len(text) <= TEXT_LIMIT:
+        return text
+    cut = text.rfind(" ", 0, TEXT_LIMIT)
+    return text[: cut if cut > TEXT_LIMIT // 2 else TEXT_LIMIT] + " …"
+
+
+def _version(sections: list[Section]) -> str:
+    canonical = json.dumps(
+        [
+            [s.address, s.page_title, s.title, list(s.breadcrumb), s.text, list(s.keywords)]
+            for s in sections
+        ],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()[:20]
