@@ -18,13 +18,15 @@ from pathlib import Path
 from docs_panel.build.cli import RUNTIME_ARCHIVE, build_runtimes
 from docs_panel.build.runtime.bundle import ROOT
 from docs_panel.build.serve import make_server
+from docs_panel.core.errors import ConfigError
 
 CONFIG = ROOT / "mkdocs.yml"
 SITE = ROOT / "build" / "docs-site"
 
 
 def build_docs_site(dest: Path = SITE) -> str:
-    """Build the docs into ``dest``; MkDocs' log, or ``CalledProcessError`` on a warning.
+    """Build the docs into ``dest`` and return MkDocs' log; a warning is a ConfigError
+    that quotes MkDocs' log.
 
     The plugin bundles the runtime an installation carries, so a checkout writes its
     own first (``build.py runtimes``, cached by every file that goes in).
@@ -35,7 +37,7 @@ def build_docs_site(dest: Path = SITE) -> str:
         [*command, "-d", str(dest)], cwd=ROOT, capture_output=True, text=True, check=False
     )
     if done.returncode:
-        raise subprocess.CalledProcessError(done.returncode, command, done.stdout, done.stderr)
+        raise ConfigError(f"mkdocs build --strict of {CONFIG.name} failed:\n{done.stderr}")
     return done.stderr
 
 
@@ -46,9 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         print(build_docs_site(), end="")
-    except subprocess.CalledProcessError as err:
-        print(err.stderr, end="", file=sys.stderr)
-        print("./dev docs: mkdocs build --strict failed (above)", file=sys.stderr)
+    except ConfigError as err:
+        print(f"./dev docs: {err}", file=sys.stderr)
         return 1
     server = make_server(SITE, host=args.host, port=args.port)
     print(
