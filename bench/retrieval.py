@@ -58,10 +58,10 @@ from docs_panel.core.index_build import build_index
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 MKDOCS_DOCS = Path("/usr/share/doc/mkdocs/html")
-#: Real docs sites built with their own generators (issue 29), one folder each under
+#: Real docs sites built with their own generators, one folder each under
 #: ``$DOCS_PANEL_GENSITES`` (default /work/gensites): not in the repository, since
-#: their sources are other projects'. Which commit and generator built each is
-#: said in the closing note of issue 29; a site that is not there is skipped.
+#: their sources are other projects'. The generator and version that built each is
+#: noted beside it; a site that is not there is skipped.
 GENSITES = Path(os.environ.get("DOCS_PANEL_GENSITES", "/work/gensites"))
 GENERATOR_SITES = {
     "flask": "flask-furo",  # Sphinx 8.2.3 + Furo, html builder
