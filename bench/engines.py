@@ -1,4 +1,4 @@
-"""Load benchmark across engines (issue 35): Chromium, Firefox ESR and WebKitGTK.
+"""Load benchmark across engines: Chromium, Firefox ESR and WebKitGTK.
 
     ./dev bench --browsers chromium,firefox,webkit --runs 5
     ./dev bench --browsers chromium,webkit --baseline main   # A/B: main's build, then this tree's

@@ -1,4 +1,4 @@
-"""Hybrid retrieval's benchmark (issue 30): what meaning adds, and what it costs.
+"""Hybrid retrieval's benchmark: what meaning adds, and what it costs.
 
 ``python3 bench/retrieval.py --embeddings [--sites …]`` runs this for each site:
 the sections are embedded by all-MiniLM-L6-v2 (``bench/minilm_server.py``, started

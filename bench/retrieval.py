@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.pagefind_baseline import Pagefind, pagefind
 from docs_panel.build.demo.pages import render_site
+from docs_panel.build.docs_site import build_docs_site
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import load_index
@@ -58,10 +59,10 @@ from docs_panel.core.index_build import build_index
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 MKDOCS_DOCS = Path("/usr/share/doc/mkdocs/html")
-#: Real docs sites built with their own generators (issue 29), one folder each under
+#: Real docs sites built with their own generators, one folder each under
 #: ``$DOCS_PANEL_GENSITES`` (default /work/gensites): not in the repository, since
-#: their sources are other projects'. Which commit and generator built each is
-#: said in the closing note of issue 29; a site that is not there is skipped.
+#: their sources are other projects'. The generator and version that built each is
+#: noted beside it; a site that is not there is skipped.
 GENSITES = Path(os.environ.get("DOCS_PANEL_GENSITES", "/work/gensites"))
 GENERATOR_SITES = {
     "flask": "flask-furo",  # Sphinx 8.2.3 + Furo, html builder
@@ -89,6 +90,12 @@ def _demo(tmp: Path) -> Path:
     return tmp / "demo"
 
 
+def _docs(tmp: Path) -> Path:
+    """This repository's docs site, built as ``./dev docs`` builds it."""
+    build_docs_site(tmp / "docs")
+    return tmp / "docs"
+
+
 def _python_slice(tmp: Path) -> Path:
     """The pages the first held-out set expects, copied with their site paths."""
     spec = json.loads((HERE / "questions_python_docs_heldout.json").read_text())
@@ -112,6 +119,7 @@ SITES = {
     for site in (
         Site("demo", ("questions_demo_dev.json", "questions_demo_heldout.json"), _demo),
         Site("slice", PYTHON_SETS, _python_slice),
+        Site("docs", ("questions_docs_heldout.json",), _docs),
         Site("python", PYTHON_SETS, lambda _: PYTHON_DOCS),
         Site(
             "mkdocs",

@@ -1,4 +1,4 @@
-"""Load benchmark (issue 9): how long a reader waits, and what it costs the page.
+"""Load benchmark: how long a reader waits, and what it costs the page.
 
     python3 bench/run.py                                  # the whole matrix, 3 runs (~25 min)
     python3 bench/run.py --sites demo --networks loopback --hosts gzip --runs 5

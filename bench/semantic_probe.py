@@ -1,4 +1,4 @@
-"""What a sentence-embedding model would add to the index's ranking (issue 13's probe).
+"""What a sentence-embedding model would add to the index's ranking (a probe).
 
 Not part of the panel, and not run by the tests: it asks whether a semantic
 second stage could lift retrieval on the whole Python docs to the issue's goal

@@ -1,4 +1,4 @@
-"""The server install under load, on loopback (issue 32). Nothing here asserts: it
+"""The server install under load, on loopback. Nothing here asserts: it
 prints the figures (and ``--json FILE`` keeps them).
 
     python3 bench/server_load.py                     # every part below

@@ -1,4 +1,4 @@
-"""The server install's stores under load (issue 32): votes and rate limits on the real
+"""The server install's stores under load: votes and rate limits on the real
 Redis and PostgreSQL that tests/services.py starts on loopback.
 
     python3 bench/server_ops.py                   # every figure below

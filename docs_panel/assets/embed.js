@@ -303,7 +303,7 @@ fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path 
     launcher.click();
   });
 
-  // The page API (README): each call goes to the shell, which checks it and settles its
+  // The page API (docs/page-api.md): each call goes to the shell, which checks it and settles its
   // promise; until the shell is up it waits here, and open/ask start the runtimes.
   const api = {};
   for (const name of ["open", "close", "newChat", "ask"]) {

@@ -1,7 +1,7 @@
 // The warm start's memory copy as pyodide-loader.mjs keeps it in Cache Storage: its
 // length (a 32-bit word), a byte per 4 KiB page (1: kept, 0: all zeros), then the kept
 // pages. Half of Pyodide's memory is zero pages; skipping them beats gzip, whose
-// gunzip took ~200 ms of every warm start. The page count catches a cut copy.
+// gunzip would slow every warm start. The page count catches a cut copy.
 // build.py inlines this module into the loader; tests/js/memory-pages.test.mjs runs it.
 export const PAGE = 4096;
 

@@ -82,16 +82,14 @@ const response = (body, url) => new Response(body, { headers: { "Content-Type": 
 // or page data is in it), made in a thread of its own (memoryThread); later starts take the files from
 // there (gzipped: the browser gunzips natively, faster still) and restore the
 // memory instead of booting Python again. The memory is kept without its zero
-// pages, not gzipped (half its 31 MB), and read as soon as the loader starts:
-// gunzipping it took ~200 ms of a warm start (warm first answer on loopback,
-// median of 10: 1.28 → 1.18 s). Gzip's checksum catches a spoiled file, the
+// pages, not gzipped, and read as soon as the loader starts: gunzipping it would
+// slow every warm start more than its bytes cost from the cache. Gzip's checksum catches a spoiled file, the
 // pages' count a cut memory copy; those and a copy that will not restore give a
 // cold start. Keys (twin-routes.mjs) are the files' content-hashed or versioned
 // addresses; keeping new copies drops the others.
 // A start the shell made again because the first made no progress (its address ends in
 // `?cold`, shell/client.py) leaves Cache Storage alone, so a cache that stopped answering
-// cannot hold it too. (What held Firefox ESR's worker, about once in 100 starts, was
-// compiledWasm's `new Worker`, issue 35; a fresh worker gets past it.)
+// cannot hold it too (docs/decisions/0001-watch-every-worker-start.md).
 const WARM = "docs-panel-warm-start";
 const cold = new URL(import.meta.url).searchParams.has("cold");
 const warm = globalThis.caches && !cold ? caches.open(WARM).catch(() => null) : Promise.resolve(null);
@@ -236,8 +234,8 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
 // has ended: a second interpreter, booted in snapshot mode from the module and files
 // this start used, with the worker's zip on its path and the panel's pure modules
 // imported, and nothing else run (no question, history or page data is in it).
-// Made in the start itself, it held the first answer back: in WebKit, snapshot mode
-// and the copy took 6.6 s of a 34 s cold start under load (bench/engines.py).
+// Made in the start itself, it would hold the first answer back (most in WebKit,
+// under load: bench/engines.py measures it).
 function memoryThread() {
   globalThis.onmessage = async ({ data }) => {
     const { code, glue, module, stdlib, workerZip, urls, lockInfo, python } = data;

@@ -2,7 +2,7 @@
 plots, readable offline and without a server (no script, no CDN, no web font).
 
 Its input is any iterable of vote reports, the dicts a feedback endpoint receives
-(``docs_panel.core.feedback.report``; README "Votes"): ``build.py report votes.jsonl``
+(``docs_panel.core.feedback.report``; docs/votes.md): ``build.py report votes.jsonl``
 reads them from a JSON-lines file, and a server's database can hand over its rows
 the same way::
 

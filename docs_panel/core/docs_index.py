@@ -116,9 +116,9 @@ HEADING_SHARE = 0.1
 #: A question term found in more than this share of all sections (a common
 #: word: "get", "file") only adds to sections its rarer terms matched, which
 #: keeps a search over a large index to the few thousand sections that can win.
-#: (At 0.05, words such as "list", "loop" or "value" could not bring in a
-#: section on their own: whole Python docs dev sets, hit@1 77 → 78% and 56 →
-#: 64% (dev c) at 0.2, for about 1.6 times the search time.)
+#: (Lower, words such as "list", "loop" or "value" could not bring in a section
+#: on their own, and questions over the whole Python docs found their page less
+#: often; higher costs search time.)
 COMMON_SHARE = 0.2
 #: ... and in more than this many (a small site is quick to search in full).
 COMMON_LEAST = 500

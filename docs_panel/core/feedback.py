@@ -77,7 +77,7 @@ def should_send(send: FeedbackSend, vote: Vote | None, *, previous: Vote | None)
 
 
 def report(turn: Turn, *, retrieved: Sequence[str], page_url: str, now: int) -> dict[str, object]:
-    """What the feedback endpoint receives for ``turn``'s vote (README: "Feedback").
+    """What the feedback endpoint receives for ``turn``'s vote (docs/votes.md).
 
     ``retrieved``: the addresses of the sections retrieved for it, empty for a turn
     restored from storage (retrieval is not stored).

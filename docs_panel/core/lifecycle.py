@@ -251,10 +251,9 @@ class Lifecycle:
         return json.dumps(value)
 
 
-# The worker's start, watched (StartWatch). A start that makes no progress is not waited
-# for: Firefox ESR's worker, about once in 100 starts here, stops for good as it starts
-# a worker of its own (the loader's wasm-compile thread), not even its timers firing
-# (issue 35), and a reader would look at a progress bar forever.
+# The worker's start, watched (StartWatch): a start can stop for good without a sign
+# (Firefox ESR's, rarely: docs/decisions/0001-watch-every-worker-start.md), and a reader
+# would look at a progress bar forever.
 WARM_START = "warm_start"  # the first start, from the warm-start copies where kept
 COLD_START = "cold_start"  # the first made no progress: ended, started again without them
 STARTED = "started"  # the worker is up

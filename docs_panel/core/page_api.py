@@ -1,4 +1,4 @@
-"""The site owner's page API and events (README "The page API"): which calls are
+"""The site owner's page API and events (docs/page-api.md): which calls are
 valid and what each ``docs-panel:*`` event tells the page. It never touches the DOM.
 
 embed.js puts ``open``, ``close``, ``newChat`` and ``ask`` on ``window.docsPanel``
@@ -26,7 +26,7 @@ import json
 from docs_panel.core.errors import PageApiError
 
 EVENTS = ("open", "close", "ask", "answer", "source-click", "vote", "error")
-"""The names after ``docs-panel:``, in the README's order."""
+"""The names after ``docs-panel:``, in docs/page-api.md's order."""
 ERROR_KINDS = ("start", "search", "answer", "throttled")
 """An ``error`` event's ``kind``: the assistant could not start; a search failed; the
 model failed mid-answer (the reader got search results); the endpoint throttles."""

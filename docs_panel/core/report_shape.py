@@ -1,5 +1,5 @@
 """The vote report a feedback endpoint accepts: exactly the shape the panel sends
-(``docs_panel.core.feedback.report``, README "Votes"), checked against an allow-list.
+(``docs_panel.core.feedback.report``, docs/votes.md), checked against an allow-list.
 
 Every field is required and no other is taken; each has a type and a bound, and the
 first one that fails names itself in the :class:`ReportError`. Nothing is trimmed or

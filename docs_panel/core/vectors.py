@@ -6,12 +6,9 @@ index keeps each section's vector as **one sign bit per dimension** (``encode``)
 and a question, kept whole, is compared with the sign vector (``scorer``): the
 cosine between the question and the section's ±1 vector, which ranks sections
 much as their true cosines do. Why bits: a question fetches the vectors of every
-section of its ten best pages by words; on the whole Python docs that was 305 KiB
-gzipped as int8 codes (a byte a dimension and a scale), against a budget of 100
-KB, and is 57 KiB as bits. On the Python docs' dev sets (all-MiniLM-L6-v2) bits
-rank as int8 did: hit@1 173 against 171 of 231 questions, hit@3 211 against 212
-(their held-out sets: 6 fewer of 193 at hit@1, the same at hit@3; see issue 30's
-closing note for every site).
+section of its ten best pages by words, which as int8 codes (a byte a dimension
+and a scale) took the whole Python docs three times a 100 KB budget, and as bits
+fits it; bits rank about as int8 did (``bench/hybrid.py`` measures every site).
 
 A code is the bits, dimension ``8j + k`` in bit ``k`` of byte ``j`` (set when
 the value is not negative), as base64 so that it rides in the index's JSON.

@@ -1,1 +1,1 @@
-"""The server install: rate limits, the votes store and the app that answers (issue 32)."""
+"""The server install: rate limits, the votes store and the app that answers."""

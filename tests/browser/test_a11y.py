@@ -1,5 +1,5 @@
 """axe-core finds no WCAG 2.2 AA violation in any panel state reachable today, in the
-light and the dark theme and on a phone (issue 12; French and Arabic panels in
+light and the dark theme and on a phone (French and Arabic panels in
 test_languages.py); each state is reached the way a reader does."""
 
 from __future__ import annotations

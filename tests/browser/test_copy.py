@@ -1,4 +1,4 @@
-"""Copy answer and Copy code (issue 33), in Chromium: what reaches the clipboard, said
+"""Copy answer and Copy code, in Chromium: what reaches the clipboard, said
 "Copied" in a live region, from the keyboard, and without the async clipboard API."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A site's Content Security Policy: the one the README documents works, and one that
+"""A site's Content Security Policy: the one docs/csp.md documents works, and one that
 blocks the runtimes gets a clear alert instead of an endless loading bar."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 
 pytestmark = pytest.mark.browser
 
-README = Path(__file__).parents[2] / "README.md"
+CSP_PAGE = Path(__file__).parents[2] / "docs" / "csp.md"
 NONCE = "b2YtdGhlLWNvbmZpZw"
 WITHOUT_EVAL = (
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'"
@@ -29,10 +29,9 @@ WITHOUT_EVAL = (
 
 
 def documented_policy(feedback_origin: str) -> str:
-    """The README's policy, as a site would fill it in: the feedback endpoint's origin in
+    """The docs' policy, as a site would fill it in: the feedback endpoint's origin in
     connect-src, a nonce for the inline config, and nothing else allowed (default-src)."""
-    section = README.read_text(encoding="utf-8").split("### Content Security Policy", 1)[1]
-    block = section.split("```", 2)[1]
+    block = CSP_PAGE.read_text(encoding="utf-8").split("```", 2)[1]
     policy = " ".join(block.split())
     policy = re.sub(r"<endpoint and feedbackEndpoint origins[^>]*>", feedback_origin, policy)
     policy = policy.replace("script-src 'self'", f"script-src 'self' 'nonce-{NONCE}'")
@@ -95,7 +94,7 @@ def test_the_documented_policy_lets_the_panel_work(
     feedback: FakeFeedback,
     receiver: CrossOriginFeedback,
 ) -> None:
-    """Under exactly the README's CSP (its connect-src naming a feedback endpoint on
+    """Under exactly the docs' CSP (its connect-src naming a feedback endpoint on
     another origin) the panel loads, streams an answer, stores it and sends a vote."""
     watch.expect_bad_request(rf"^off-site request: {re.escape(receiver.origin)}/api/feedback$")
     violations: list[str] = []

@@ -1,4 +1,4 @@
-"""Search conversations, Export and Import (issue 33), in Chromium, by role and name:
+"""Search conversations, Export and Import, in Chromium, by role and name:
 filtering as the reader types, the file an export downloads, an import in a fresh
 profile, and the files an import refuses with nothing changed."""
 

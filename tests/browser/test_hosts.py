@@ -1,4 +1,4 @@
-"""What the README promises of the hosts that serve the panel: a first open's bytes
+"""What the docs (docs/serving.md) promise of the hosts that serve the panel: a first open's bytes
 from a host that gzips and from one that compresses nothing, a host that labels the
 ``.zst`` files ``Content-Encoding: zstd``, and a page without Cache Storage."""
 
@@ -21,7 +21,7 @@ from tests.browser.test_warm_start import started_warm
 
 pytestmark = pytest.mark.browser
 
-README = Path(__file__).parents[2] / "README.md"
+SERVING_PAGE = Path(__file__).parents[2] / "docs" / "serving.md"
 
 
 class ZstdLabelling(StaticHandler):
@@ -53,14 +53,16 @@ def zstd_host(site: Site) -> Iterator[str]:
 
 
 def first_open_limit() -> int:
-    """The README's "A first open sends under N MB", in bytes."""
-    stated = re.search(r"A first open\s+sends under (\d+) MB", README.read_text(encoding="utf-8"))
-    assert stated, "the README no longer states what a first open sends"
+    """docs/serving.md's "A first open sends under N MB", in bytes."""
+    stated = re.search(
+        r"A first open\s+sends under (\d+) MB", SERVING_PAGE.read_text(encoding="utf-8")
+    )
+    assert stated, "docs/serving.md no longer states what a first open sends"
     return int(stated[1]) * 1_000_000
 
 
 @pytest.mark.parametrize("host", ["gzip", "plain"])
-def test_a_first_open_sends_under_what_the_readme_states(
+def test_a_first_open_sends_under_what_the_docs_state(
     page: Page, site: Site, watch: Watch, plain_host: str, host: str
 ) -> None:
     """Every byte the browser received for the panel (headers and bodies, as sent)

@@ -1,4 +1,4 @@
-"""Hybrid retrieval in the browser (issue 30): the worker embeds the question at the
+"""Hybrid retrieval in the browser: the worker embeds the question at the
 site's endpoint (here ``tests.fake_embeddings``, on another origin) and ranks the
 candidate pages again by meaning; an endpoint that fails, hangs or answers with
 the wrong dimension leaves the lexical ranking and one warning naming the cause."""

@@ -1,4 +1,4 @@
-"""The panel with the keyboard alone (issue 12): the shortcut opens it at the question
+"""The panel with the keyboard alone: the shortcut opens it at the question
 box, Tab reaches every control in reading order both ways, Esc closes the history
 list and then the panel, and focus goes back to where it was on the page."""
 

@@ -1,4 +1,4 @@
-"""The panel in the reader's language (issue 12): embed.js picks it (configured, else
+"""The panel in the reader's language: embed.js picks it (configured, else
 the page's, else the browser's), every control is found by that language's words,
 Arabic reads right to left, and axe finds nothing in any state of a French or an
 Arabic panel. Controls are looked up by the tables' strings, never by English."""

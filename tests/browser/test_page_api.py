@@ -1,4 +1,4 @@
-"""The site owner's page (issue 33) in Chromium: the page API on ``window.docsPanel``,
+"""The site owner's page in Chromium: the page API on ``window.docsPanel``,
 the ``docs-panel:*`` events, ``?ask=`` deep links and asking before keeping anything."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A private conversation (issue 33), in Chromium: never written to localStorage, kept
+"""A private conversation, in Chromium: never written to localStorage, kept
 in this tab's sessionStorage across a reload, marked on screen, and gone once the tab
 closes (a new page in the same profile)."""
 

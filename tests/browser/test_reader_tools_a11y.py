@@ -1,4 +1,5 @@
-"""The reader's tools of issue 33 in English, French and Arabic: every control found by
+"""The reader's tools (private conversations, copying, history search, export and
+import) in English, French and Arabic: every control found by
 that language's words, and axe clean (light and dark) with the private switch on,
 "Copied" said, the history searched with no match, and an import refused."""
 

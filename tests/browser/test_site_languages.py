@@ -1,4 +1,4 @@
-"""A site in two languages (issue 29): the reader is answered from pages in the
+"""A site in two languages: the reader is answered from pages in the
 language of the page they are on, and the links open pages in that language.
 
 The site is the VitePress fixture (real VitePress 1.6.4 output, English with a

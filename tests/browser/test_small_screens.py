@@ -1,4 +1,4 @@
-"""Phones, small windows and other ways of reading (issue 12): the demo site fits a
+"""Phones, small windows and other ways of reading: the demo site fits a
 360 px screen; the panel is a full-screen sheet on a phone, mirrors right to left,
 keeps still for reduced motion and shows where focus is."""
 

@@ -2,9 +2,8 @@
 shell ends it and starts the worker again without the warm-start copies, and says the
 assistant cannot start only if that start makes none either.
 
-Firefox ESR's worker, about once in 100 starts here, stops for good as it starts its
-wasm-compile thread (``new Worker`` from a worker): no request, no mark, not even its
-own timers fire (issue 35). No
+Firefox ESR's worker rarely stops for good as it starts its wasm-compile thread, with no
+sign at all (docs/decisions/0001-watch-every-worker-start.md). No
 engine can be made to do that on demand, so a start is held here by its loader's module
 never arriving: the same silence, the same cure. The second start asks for the loader
 with ``?cold``.

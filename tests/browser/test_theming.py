@@ -1,4 +1,4 @@
-"""Theming (README "Theming"): each --docs-panel-* property set on the page's :root
+"""Theming (docs/configuration.md, "Theming"): each --docs-panel-* property set on the page's :root
 changes what it names in the panel, and nothing else; the panel follows the reader's
 light/dark preference."""
 
@@ -16,7 +16,7 @@ from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 
 pytestmark = pytest.mark.browser
 
-README = Path(__file__).parents[2] / "README.md"
+CONFIGURATION_PAGE = Path(__file__).parents[2] / "docs" / "configuration.md"
 # property: (an element of the panel that shows it, the style read there, a value to set)
 PROBES = {
     "--docs-panel-accent": (".send", "backgroundColor", "rgb(200, 0, 1)"),
@@ -54,8 +54,9 @@ def styles(page: Page) -> dict[str, str]:
 
 
 def test_every_documented_property_has_a_probe() -> None:
-    """The README's list of properties is the one checked below."""
-    section = README.read_text(encoding="utf-8").split("### Theming", 1)[1].split("##", 1)[0]
+    """The docs' list of properties is the one checked below."""
+    page = CONFIGURATION_PAGE.read_text(encoding="utf-8")
+    section = page.split("## Theming", 1)[1].split("\n#", 1)[0]
     assert set(re.findall(r"`(--docs-panel-[a-z-]+)`", section)) == set(PROBES)
 
 

@@ -1,4 +1,4 @@
-"""The site owner's vote report (issue 33) opened in Chromium from a file, offline:
+"""The site owner's vote report opened in Chromium from a file, offline:
 it fetches nothing, its charts are images named for screen readers, every figure
 stands in a table too, and axe finds nothing."""
 

@@ -22,14 +22,9 @@ from tests.cross.firefox import FirefoxTab
 from tests.cross.tabs import Tab
 from tests.cross.webkit import Display, WebKitTab, start_session
 
-#: The engines each test runs in; DOCS_PANEL_ENGINES=chromium,webkit picks some. Firefox
-#: ESR's worker, about once in 100 starts here (6 in 590), stops for good inside the
-#: `new Worker` that starts the loader's wasm-compile thread (a worker started from a
-#: worker; caught there once, and none in 493 starts with that thread left out): no
-#: request, no mark, not even its timers fire (issue 35). The shell ends such a start
-#: and starts the worker again cold (docs_panel.core.lifecycle.StartWatch), so such a test
-#: is ~10 s slower, not failed (4 in 260 starts, each ready in under 12 s;
-#: tests/browser/test_start_watch.py holds a start to check it in Chromium).
+#: The engines each test runs in; DOCS_PANEL_ENGINES=chromium,webkit picks some. A
+#: Firefox ESR start that stalls is ended and made again cold by the shell, so its test
+#: is slower, not failed (docs/decisions/0001-watch-every-worker-start.md).
 ENGINES = os.environ.get("DOCS_PANEL_ENGINES", "chromium,firefox,webkit").split(",")
 RECORDER = Path(__file__).with_name("recorder.js")
 

@@ -1,4 +1,4 @@
-"""The reader's tools of issue 33 in Chromium, Firefox ESR and WebKitGTK: a private
+"""The reader's tools in Chromium, Firefox ESR and WebKitGTK: a private
 conversation kept out of localStorage and back after a reload, and Search
 conversations filtering the list as the reader types."""
 

@@ -2,10 +2,11 @@
 accepts is in its table with the error's wording of what it accepts and its default;
 every word of the UI (every key of the locale tables, whose languages share keys:
 test_i18n) is in its table with the English text; so are the storage keys and the
-session record's fields."""
+session record's fields, and every class of the exception tree."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from docs_panel.core import errors
 from docs_panel.core.config import (
     _KEYS_BY_TYPE,
     DEFAULTS,
@@ -111,6 +113,18 @@ def test_every_storage_key_is_in_the_contract(name: str) -> None:
 @pytest.mark.parametrize("field", [ID, LEFT, OPEN, IN_FLIGHT])
 def test_every_session_field_is_in_the_contract(field: str) -> None:
     assert row(f"`{field}`")
+
+
+def exception_tree() -> str:
+    """The contract's bullet on the exception tree (§8)."""
+    (bullet,) = re.findall(r"^- One exception tree.*?(?=^- |^#)", TEXT, re.M | re.S)
+    return bullet
+
+
+def test_the_exception_tree_in_the_contract_is_errors_py() -> None:
+    """Every class of docs_panel/core/errors.py is named, and no other."""
+    classes = {name for name, _ in inspect.getmembers(errors, inspect.isclass)}
+    assert set(re.findall(r"`(\w+Error)`", exception_tree())) == classes
 
 
 def test_nothing_points_outside_the_repository() -> None:

@@ -32,7 +32,7 @@ from docs_panel.core.lifecycle import (
     StartWatch,
 )
 
-# The table as contract §3 and the README tell the stories, written out by hand so that
+# The table as contract §3 and docs/architecture.md tell the stories, written out by hand so that
 # a wrong entry in TRANSITIONS fails here: state, then "event → next" for each event
 # it takes (every other event raises).
 EXPECTED_TABLE = """

@@ -1,5 +1,5 @@
 """Tests for docs_panel.build.vote_report and ``build.py report``: the counts, the page, and
-clear errors for votes that are not the README's report shape."""
+clear errors for votes that are not the report shape of docs/votes.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Sphinx extension and the MkDocs plugin, as a site owner uses them: a real build
 of a small project by the pinned generator, in the venv the wheel is installed in, with
-no node on PATH; then the built site's panel answers in Chromium (issue 31)."""
+no node on PATH; then the built site's panel answers in Chromium."""
 
 from __future__ import annotations
 

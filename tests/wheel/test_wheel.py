@@ -1,5 +1,5 @@
 """``pip install docs-panel`` then ``docs-panel build SITE``: no Node, the same bytes as
-``python build.py --site`` (issue 31)."""
+``python build.py --site``."""
 
 from __future__ import annotations
 

@@ -436,8 +436,8 @@ def zstd_wasm() -> bytes:
 
 def micropython_module() -> str:
     """MicroPython's module, its wasm fetched as the gzip twin beside it and decoded by
-    embed.js's ``gunzipped`` unless the host decoded it already: a host that compresses
-    nothing sent 436 KiB of wasm instead of 191 (the wasm stays, for its fallback)."""
+    embed.js's ``gunzipped`` unless the host decoded it already, so a host that
+    compresses nothing sends the gzipped bytes too (the wasm stays, for its fallback)."""
     source = (MICROPYTHON_DIR / "micropython.mjs").read_text(encoding="utf-8")
     if source.count(MICROPYTHON_WASM_FETCH) != 1:
         raise ConfigError("micropython.mjs changed shape: its wasm's fetch was not found")

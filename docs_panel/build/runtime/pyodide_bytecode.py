@@ -1,8 +1,8 @@
 """Bytecode for the bundled Pyodide, and the standard library trimmed to what runs.
 
 Pyodide ships its standard library as source, so every start compiled some 200
-modules before the worker could answer (12 s → 2.4 s for ``loadPyodide`` under
-Node when they come compiled). Bytecode is tied to the exact interpreter, so it
+modules before the worker could answer (``loadPyodide`` is several times faster
+when they come compiled). Bytecode is tied to the exact interpreter, so it
 is made by that interpreter: ``pyodide_bytecode.mjs`` runs the bundled Pyodide
 under Node, imports what the worker imports (and what PyScript's own Python
 imports), records the standard-library modules that pulled in, and compiles

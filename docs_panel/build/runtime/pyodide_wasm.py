@@ -3,10 +3,10 @@
 Pyodide exports some 7,400 functions so that packages' C extensions can call into
 the interpreter; the panel loads no packages, and its JavaScript (the glue and
 Pyodide's API) calls a few hundred of them. ``pyodide_wasm.mjs`` drops the other
-exports and, with binaryen, the code that only they reached: 7% of the
-wasm's bytes as Zstandard (2836 → 2642 KiB). It starts from the wasm without the
-CJK codec tables (``docs_panel.build.runtime.cjk_tables``: 2642 → 2465 KiB). Then its memory
-(``docs_panel.build.runtime.wasm_data``) loses what the panel never reads (2465 → 2209 KiB):
+exports and, with binaryen, the code that only they reached. It starts from the wasm
+without the CJK codec tables (``docs_panel.build.runtime.cjk_tables``). Then its memory
+(``docs_panel.build.runtime.wasm_data``) loses what the panel never reads (what each
+step saves: bench/results/first_open.md; why: docs/decisions/0003-trim-the-wasm.md):
 
 - musl's iconv tables, which no code left after pruning names (131 KB);
 - the text of C functions' docstrings, after their signature line: ``__doc__``
