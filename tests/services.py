@@ -152,9 +152,13 @@ def _pg_bin(name: str) -> str:
 
 @dataclass
 class PostgresServer:
+    """A running ``postgres``; :meth:`crash` and :meth:`start` again on the same data
+    directory play a database server that dies and recovers from its write-ahead log."""
+
     port: int
     folder: Path
-    process: subprocess.Popen[bytes]
+    user: str | None
+    process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -175,6 +179,56 @@ class PostgresServer:
             with psycopg.connect(self.url, autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
+    def start(self) -> None:
+        """Run ``postgres`` on the data directory (recovering it if it crashed), in a
+        process group of its own so :meth:`crash` reaches every one of its processes."""
+        log = self.folder / "postgres.log"
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    _pg_bin("postgres"),
+                    "-D",
+                    str(self.folder / "data"),
+                    "-p",
+                    str(self.port),
+                    "-k",
+                    str(self.folder),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                ],
+                user=self.user,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                cwd=self.folder,
+                start_new_session=True,
+            )
+
+        def answers() -> bool:
+            try:
+                with psycopg.connect(self.url, connect_timeout=1):
+                    return True
+            except psycopg.OperationalError:
+                return False
+
+        _wait_until("postgres", answers, self.process, log)
+
+    def crash(self) -> None:
+        """SIGKILL the postmaster and every backend at once: nothing is flushed on the
+        way out, so what survives is what PostgreSQL had written when it committed."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            # SIGTERM is a "smart" shutdown that waits for clients; SIGINT ends them.
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGINT)
+            _stop(self.process)
+            self.process = None
+
 
 @contextlib.contextmanager
 def postgres_server() -> Iterator[PostgresServer]:
@@ -191,14 +245,13 @@ def postgres_server() -> Iterator[PostgresServer]:
                 "apt-get install postgresql creates it (./dev test does)"
             ) from None
         os.chown(folder, owner.pw_uid, owner.pw_gid)
-    data, log = folder / "data", folder / "postgres.log"
-    process: subprocess.Popen[bytes] | None = None
+    server = PostgresServer(free_port(), folder, user)
     try:
         made = subprocess.run(
             [
                 _pg_bin("initdb"),
                 "-D",
-                str(data),
+                str(folder / "data"),
                 "-U",
                 PG_USER,
                 "--auth=trust",
@@ -212,41 +265,8 @@ def postgres_server() -> Iterator[PostgresServer]:
         )
         if made.returncode != 0:
             raise RuntimeError(f"initdb failed: {made.stderr.decode(errors='replace')}")
-        port = free_port()
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [
-                    _pg_bin("postgres"),
-                    "-D",
-                    str(data),
-                    "-p",
-                    str(port),
-                    "-k",
-                    str(folder),
-                    "-c",
-                    "listen_addresses=127.0.0.1",
-                ],
-                user=user,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-                cwd=folder,
-            )
-        server = PostgresServer(port, folder, process)
-
-        def answers() -> bool:
-            try:
-                with psycopg.connect(server.url, connect_timeout=1):
-                    return True
-            except psycopg.OperationalError:
-                return False
-
-        _wait_until("postgres", answers, process, log)
+        server.start()
         yield server
     finally:
-        if process is not None:
-            # SIGTERM is a "smart" shutdown that waits for clients; SIGINT ends them.
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-            _stop(process)
+        server.stop()
         shutil.rmtree(folder, ignore_errors=True)

@@ -1,6 +1,7 @@
 """The votes store in PostgreSQL (psycopg 3): one autocommit connection, one
-transaction at a time (the default ``synchronous_commit``: committed is on disk),
-connected again once if PostgreSQL dropped it (a put is an upsert, so writing it
+transaction at a time, its session set to ``synchronous_commit=on`` (committed is on
+disk whatever the database's default) and refused on a server running with
+``fsync=off``; connected again once if PostgreSQL dropped it (a put is an upsert, so writing it
 again is safe). Migrations run under an advisory lock, so instances starting at once
 apply each step once."""
 
@@ -48,11 +49,28 @@ def _where(url: str) -> str:
 
 async def _connect(url: str) -> Connection:
     try:
-        return await psycopg.AsyncConnection.connect(
+        connection = await psycopg.AsyncConnection.connect(
             url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
         )
     except psycopg.Error as err:
         raise VotesError(f"cannot reach the votes database {_where(url)}: {err}") from None
+    try:
+        # A commit acknowledges a vote, so it must wait for the disk in this session.
+        await connection.execute("SET synchronous_commit TO on")
+    except psycopg.Error as err:
+        await connection.close()
+        raise VotesError(f"cannot prepare the votes database {_where(url)}: {err}") from None
+    return connection
+
+
+async def _refuse_without_fsync(connection: Connection, url: str) -> None:
+    cursor = await connection.execute("SHOW fsync")
+    (fsync,) = await cursor.fetchone() or ("on",)
+    if fsync != "on":
+        raise VotesError(
+            f"the votes database {_where(url)} runs with fsync={fsync}: a crash could lose "
+            "votes the server acknowledged; turn fsync on"
+        )
 
 
 class PostgresVotes:
@@ -66,6 +84,7 @@ class PostgresVotes:
     async def open(cls, url: str) -> PostgresVotes:
         connection = await _connect(url)
         try:
+            await _refuse_without_fsync(connection, url)
             async with connection.transaction():
                 await connection.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
                 await connection.execute(CREATE_MIGRATIONS)

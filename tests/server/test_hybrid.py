@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,12 @@ def first_source(index: Path, tmp_path: Path, **values: Any) -> str:
     return sources[0].sources[0].address
 
 
+def slowly(texts: list[str], seconds: float) -> tuple[int, object]:
+    """The right vectors, ``seconds`` late."""
+    time.sleep(seconds)
+    return FakeEmbeddings.vectors(texts)
+
+
 def test_the_server_ranks_by_meaning_with_the_index_model(
     index: Path, tmp_path: Path, fake: FakeEmbeddings
 ) -> None:
@@ -83,8 +90,9 @@ def test_the_server_ranks_by_meaning_with_the_index_model(
         (lambda texts: (200, {"data": [{"embedding": [0.6, 0.8]}]}), MODEL, "2 dimensions"),
         (lambda texts: (200, {"nothing": []}), MODEL, "OpenAI embeddings list"),
         (FakeEmbeddings.vectors, "another-model", "index was built with"),
+        (lambda texts: slowly(texts, 3.0), MODEL, "no answer within 1.5 s"),
     ],
-    ids=["error", "wrong-dimension", "not-a-list", "other-model"],
+    ids=["error", "wrong-dimension", "not-a-list", "other-model", "slower-than-1.5-s"],
 )
 def test_a_failing_endpoint_leaves_the_words_ranking_and_one_log_line(
     index: Path,

@@ -1,5 +1,6 @@
 """The votes store on SQLite and on a real PostgreSQL: migrations, the last report per
-id, refusals, and durability when the writing process is killed."""
+id, refusals, the durability settings each database runs with, and durability when
+the writing process, or PostgreSQL itself, is killed."""
 
 import asyncio
 import json
@@ -15,6 +16,7 @@ import pytest
 
 from docs_panel.core.errors import ConfigError
 from docs_panel.core.report_shape import Report, parse_report
+from docs_panel.server import votes_postgres
 from docs_panel.server.votes import (
     SqliteVotes,
     VotesError,
@@ -24,8 +26,14 @@ from docs_panel.server.votes import (
 from docs_panel.server.votes_sql import SCHEMA_VERSION
 from docs_panel.server.votes_sqlite import _connect
 from tests.event_loops import on_own_loop
-from tests.server.vote_writer import WRITERS, lost, vote_body, write_until_killed
-from tests.services import free_port
+from tests.server.vote_writer import (
+    WRITERS,
+    lost,
+    vote_body,
+    write_until_database_crashed,
+    write_until_killed,
+)
+from tests.services import PostgresServer, free_port, postgres_server
 
 T = TypeVar("T")
 
@@ -138,6 +146,82 @@ def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
 
     on_own_loop(run())
     assert query(str(path), "PRAGMA journal_mode") == [("wal",)]
+    # synchronous is a setting of each connection: read it on one the store opens.
+    connection = _connect(path)
+    try:
+        assert connection.execute("PRAGMA synchronous").fetchall() == [(2,)]  # FULL
+    finally:
+        connection.close()
+
+
+def _session_settings(url: str) -> dict[str, str]:
+    """synchronous_commit and fsync as a session the store opens sees them."""
+
+    async def run() -> dict[str, str]:
+        connection = await votes_postgres._connect(url)
+        try:
+            settings = {}
+            for name in ("synchronous_commit", "fsync"):
+                cursor = await connection.execute(f"SHOW {name}")
+                settings[name] = str((await cursor.fetchone() or ("",))[0])
+            return settings
+        finally:
+            await connection.close()
+
+    return on_own_loop(run())
+
+
+def test_postgresql_commits_wait_for_the_disk(postgres_url: str) -> None:
+    """Even in a database whose default is not to wait, the store's session waits."""
+    query(postgres_url, "SELECT 1")
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        name = admin.execute("SELECT current_database()").fetchone()
+        assert name is not None
+        admin.execute(f'ALTER DATABASE "{name[0]}" SET synchronous_commit = off')
+    assert query(postgres_url, "SHOW synchronous_commit") == [("off",)]
+    assert _session_settings(postgres_url) == {"synchronous_commit": "on", "fsync": "on"}
+
+
+@pytest.fixture(scope="module")
+def crashable_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL of this module's own, since these tests kill it or change its settings."""
+    with postgres_server() as server:
+        yield server
+
+
+def _set_fsync(server: PostgresServer, value: str | None) -> None:
+    """ALTER SYSTEM (None: back to the default), reloaded and seen by a new session."""
+    with psycopg.connect(server.url, autocommit=True) as admin:
+        admin.execute(f"ALTER SYSTEM SET fsync = {value}" if value else "ALTER SYSTEM RESET fsync")
+        admin.execute("SELECT pg_reload_conf()")
+    while query(server.url, "SHOW fsync") != [(value or "on",)]:
+        pass  # the reload reaches new sessions a moment later
+
+
+def test_postgresql_without_fsync_is_refused(crashable_postgres: PostgresServer) -> None:
+    with crashable_postgres.new_database() as url:
+        _set_fsync(crashable_postgres, "off")
+        try:
+            with pytest.raises(VotesError, match=r"runs with fsync=off: .* turn fsync on"):
+                with_store(url, lambda store: store.reports())
+        finally:
+            _set_fsync(crashable_postgres, None)
+        assert with_store(url, lambda store: store.reports()) == []
+
+
+def test_killing_postgresql_loses_no_acknowledged_vote(crashable_postgres: PostgresServer) -> None:
+    """PostgreSQL (postmaster and every backend) is killed with SIGKILL while eight
+    writers put votes, and started again on the same data directory: every vote the
+    store had acknowledged is there after its recovery, as its last acknowledgement said."""
+    with crashable_postgres.new_database() as url:
+        try:
+            acked = write_until_database_crashed(url, crashable_postgres.crash, ids=300)
+        finally:
+            if crashable_postgres.process is None:
+                crashable_postgres.start()
+        kept = {str(r["id"]): r["vote"] for r in with_store(url, lambda store: store.reports())}
+    assert len(acked) >= 300
+    assert lost(acked, kept) == []
 
 
 def test_open_votes_refuses_what_it_cannot_use(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from docs_panel.core.report_shape import parse_report
@@ -61,12 +61,41 @@ async def write(database: str | None, path: Path, first: int) -> None:
 def write_until_killed(database: str, sqlite_path: Path, *, first: int, ids: int) -> dict[str, str]:
     """Run a writer and kill it with SIGKILL once ``ids`` ids were acknowledged: every
     id's last acknowledged vote, the lines it printed before it died included."""
-    writer = subprocess.Popen(
+    writer = _writer(database, sqlite_path, first)
+    acked = _acknowledged(writer, ids, lambda: os.kill(writer.pid, signal.SIGKILL))
+    if writer.returncode != -signal.SIGKILL:
+        raise RuntimeError(f"the writer ended by itself ({writer.returncode}), not killed")
+    return acked
+
+
+def write_until_database_crashed(
+    database: str, crash: Callable[[], None], *, ids: int
+) -> dict[str, str]:
+    """Run a writer on PostgreSQL and ``crash`` the database server once ``ids`` ids were
+    acknowledged; the writer fails its next puts and ends. Every id's last acknowledged
+    vote."""
+    writer = _writer(database, Path("unused"), 0)
+    acked = _acknowledged(writer, ids, crash)
+    if writer.returncode in (0, -signal.SIGKILL):
+        raise RuntimeError(f"the writer ended with {writer.returncode}, not on the crash")
+    return acked
+
+
+def _writer(database: str, sqlite_path: Path, first: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
         [sys.executable, "-m", "tests.server.vote_writer", database, str(sqlite_path), str(first)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
     )
+
+
+def _acknowledged(
+    writer: subprocess.Popen[str], ids: int, stop: Callable[[], None]
+) -> dict[str, str]:
+    """Read the writer's acknowledgements, ``stop`` once ``ids`` ids were, and read the
+    rest until the writer ends."""
     assert writer.stdout is not None
     acked: dict[str, str] = {}
     try:
@@ -74,16 +103,15 @@ def write_until_killed(database: str, sqlite_path: Path, *, first: int, ids: int
             vote_id, said = line.split()
             acked[vote_id] = said
             if len(acked) == ids:
-                os.kill(writer.pid, signal.SIGKILL)
+                stop()
                 break
         for line in writer.stdout.read().splitlines():
             vote_id, said = line.split()
             acked[vote_id] = said
+        writer.wait(timeout=60)
     finally:
         writer.kill()
         writer.wait()
-    if writer.returncode != -signal.SIGKILL:
-        raise RuntimeError(f"the writer ended by itself ({writer.returncode}), not killed")
     return acked
 
 

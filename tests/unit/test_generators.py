@@ -3,7 +3,12 @@ VitePress, mdBook, Jekyll and Hugo, each built from the same small docs
 (``tests/fixtures/generators/*/build.sh``, pinned versions). Each fixture's
 ``expected.json`` says what a reader reads on each page; the extractor must
 give exactly that: titles, every tab panel, code, no theme text, one copy of
-each page, each in its language, anchors that exist."""
+each page, each in its language, anchors that exist, and each page split into
+the sections its ``split`` lists (title and anchor, in order).
+
+``python -m tests.unit.test_generators`` records every page's ``split`` from
+today's extractor into the fixtures' ``expected.json``; read the diff before
+committing it, since it is what the test then holds the extractor to."""
 
 from __future__ import annotations
 
@@ -35,6 +40,11 @@ def _pages(extracted: Extracted) -> dict[str, list[Section]]:
     return pages
 
 
+def _split(sections: list[Section]) -> list[list[str]]:
+    """A page's sections as its reader's table of contents: title and anchor, in order."""
+    return [[section.title, section.address.partition("#")[2]] for section in sections]
+
+
 def _read(section: Section) -> str:
     return "\n".join([section.title, section.text])
 
@@ -61,6 +71,16 @@ def test_every_content_page_reads_as_its_reader_reads_it(name: str) -> None:
         for label in page.get("tabs", []):
             assert label in lines, f"{path}: no line for the tab {label!r}"
         assert {section.language for section in sections} == {page["lang"]}, path
+
+
+@pytest.mark.parametrize("name", SITES)
+def test_every_page_splits_into_its_sections(name: str) -> None:
+    """Each heading with an anchor starts a section of its own, in the page's order."""
+    expected, extracted = _site(name)
+    pages = _pages(extracted)
+    assert sorted(pages) == sorted(expected["pages"]), name
+    for path, page in expected["pages"].items():
+        assert _split(pages[path]) == page["split"], f"{name}: {path}"
 
 
 @pytest.mark.parametrize("name", SITES)
@@ -100,3 +120,17 @@ def test_sections_are_unique_and_their_anchors_exist(name: str) -> None:
         if anchor:
             html = (GENERATORS / name / "site" / path.lstrip("/")).read_text(encoding="utf-8")
             assert re.search(rf"""id=["']?{re.escape(anchor)}["'\s>]""", html), section.address
+
+
+def _record_splits() -> None:
+    """Write each page's ``split`` as today's extractor makes it into every ``expected.json``."""
+    for name in SITES:
+        path = GENERATORS / name / "expected.json"
+        expected, extracted = _site(name)
+        for page_path, sections in _pages(extracted).items():
+            expected["pages"][page_path]["split"] = _split(sections)
+        path.write_text(json.dumps(expected, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    _record_splits()

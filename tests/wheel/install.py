@@ -25,7 +25,7 @@ from docs_panel.build.runtime.node_cache import digest
 # The generators whose plugins the wheel carries, pinned in the dev extra.
 GENERATORS = ("sphinx", "mkdocs")
 # What the wheel is built from (pyproject.toml lists the packages it takes).
-SOURCES = ("pyproject.toml", "docs_panel")
+SOURCES = ("pyproject.toml", "build_backend", "docs_panel")
 SOURCE_DATE_EPOCH = (
     "1577836800"  # 2020-01-01, the date docs_panel.build.runtime.lean_code gives zips
 )
@@ -55,8 +55,10 @@ def wheelhouse() -> Path:
 
 
 def offline(house: Path) -> dict[str, str]:
-    """The environment for pip with no package index, only ``house``."""
-    return {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(house)}
+    """The environment for pip with no package index, only ``house`` (and no PYTHONPATH,
+    whose checkout would make ``python -m build`` run build.py)."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    return {**env, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(house)}
 
 
 def build_wheel(work: Path, house: Path) -> Path:
