@@ -49,6 +49,7 @@ from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
 from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
 from docs_panel.build.runtime.wasm_data import Memory
 from docs_panel.build.serve import IMMUTABLE_PATH
+from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.errors import ConfigError
@@ -630,6 +631,10 @@ import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
 from docs_panel.core.protocol import arguments
+from docs_panel.core.analyzers import from_record
+def stemmed(algorithm, stopwords, text):
+    record = {"name": "snowball-" + algorithm, "version": ANALYZER_VERSION, "stopwords": stopwords}
+    return from_record(record).words.terms(text)
 def innermost(call):
     try:
         call()
@@ -651,6 +656,11 @@ json.dumps({
     "imports": {name: imported(name) for name in ("_codecs_jp", "_codecs_iso2022", "unicodedata")},
     "builtin": [isinstance.__doc__, str(inspect.signature(isinstance))],
     "frozen": [os.__spec__.origin, os.path.join("a", "b"), os.walk.__doc__, imported("runpy")],
+    "stemmed": [
+        stemmed("french", ["les"], "Les fichiers"),
+        stemmed("persian", [], "کتابهای"),
+        sorted(name for name in sys.modules if name.startswith("snowballstemmer.")),
+    ],
 })
 `));
 """
@@ -670,7 +680,8 @@ def bundle_in_node(files: dict[str, bytes], tmp_path_factory: pytest.TempPathFac
     worker = tmp_path / "worker.zip"
     worker.write_bytes(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
     job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
-    return json.loads(node_module(BUNDLE_RUNNER, job).strip().splitlines()[-1])
+    runner = BUNDLE_RUNNER.replace("ANALYZER_VERSION", str(VERSION))
+    return json.loads(node_module(runner, job).strip().splitlines()[-1])
 
 
 def node_module(script: str, argument: str) -> str:
@@ -706,6 +717,18 @@ def test_frozen_modules_run_from_their_lean_bytecode(bundle_in_node: Any) -> Non
     """os still comes frozen and works, without docstrings; a frozen module the worker
     never imports (runpy) still imports."""
     assert bundle_in_node["frozen"] == ["frozen", "a/b", None, "ok"]
+
+
+def test_the_worker_stems_with_the_sites_stemmers_only(bundle_in_node: Any) -> None:
+    """From the bundle's worker zip, a French and a Persian index's analyzers stem as at
+    build time, importing their two stemmers and none of the other 34."""
+    french, persian, modules = bundle_in_node["stemmed"]
+    assert french == analyzer("fr").words.terms("Les fichiers") == ["fichi"]
+    assert persian == analyzer("fa").words.terms("کتابهای") != ["کتابهای"]
+    assert [name for name in modules if name.endswith("_stemmer")] == [
+        "snowballstemmer.french_stemmer",
+        "snowballstemmer.persian_stemmer",
+    ]
 
 
 def test_musl_iconv_tables_are_found_by_address(tmp_path: Path) -> None:

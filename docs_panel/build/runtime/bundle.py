@@ -97,7 +97,12 @@ MICROPYTHON_WASM_FETCH = 'var response=fetch(binaryFile,{credentials:"same-origi
 # zstddec's streaming module holds its wasm as one base64 string.
 ZSTDDEC_WASM = re.compile(r'const wasm = "([A-Za-z0-9+/=]+)";')
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
-WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
+WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings", "snowballstemmer")
+# snowballstemmer's own __init__ imports all 36 of its stemmers: the worker gets this one
+# instead and imports only the stemmers of its index's languages (core.analyzers).
+PACKAGE_INITS = {
+    "snowballstemmer": b'"""The Snowball stemmers, each its own module (see core.analyzers)."""\n'
+}
 
 COMPRESSIBLE = (".js", ".mjs", ".wasm", ".json", ".css", ".py", ".zip")
 MIN_GZIP_SIZE = 1024
@@ -174,7 +179,8 @@ def dependency_files() -> Iterable[tuple[str, bytes]]:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             raise ConfigError(f"Python package {name!r} is not installed; run `pip install .`")
-        yield from _python_files(Path(next(iter(spec.submodule_search_locations))), name)
+        for path, data in _python_files(Path(next(iter(spec.submodule_search_locations))), name):
+            yield path, PACKAGE_INITS.get(name, data) if path == f"{name}/__init__.py" else data
 
 
 def worker_sources() -> list[tuple[str, bytes]]:
