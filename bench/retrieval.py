@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.pagefind_baseline import Pagefind, pagefind
 from docs_panel.build.demo.pages import render_site
 from docs_panel.build.site.extract import extract_site
-from docs_panel.core.addresses import page_key
+from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.docs_index import load_index
 from docs_panel.core.index_build import build_index
 
@@ -226,6 +226,7 @@ def _site(
         f"{len(packed) / 1e6:.2f} MB gzipped"
     )
     paths = {page_key(section.page) for section in sections}
+    site_languages = sorted({section.language for section in sections if section.language})
     latencies: list[float] = []
     asked: list[str] = []
     rows: dict[str, Any] = {}
@@ -243,6 +244,11 @@ def _site(
             if want
         ]
         cases = [(question, want) for question, want in cases if want]
+        # Pagefind searches the index of the page's exact lang ("zh-Hans", not "zh").
+        tags = {
+            asked: next((tag for tag in site_languages if same_language(asked, tag)), asked)
+            for asked in languages
+        }
         questions = [question for question, _ in cases]
         asked += questions
         wanted = [want for _, want in cases]
@@ -254,7 +260,10 @@ def _site(
             latencies.append(seconds)
             ranked.append([page_key(hit.section.page) for hit in hits])
         found = (
-            [[page_key(p) for p in got] for got in baseline.pages(root, questions)]
+            [
+                [page_key(p) for p in got]
+                for got in baseline.pages(root, questions, languages=[tags[t] for t in languages])
+            ]
             if baseline
             else None
         )
