@@ -18,10 +18,11 @@ anything; ``DocsIndex.search`` ranks sections for a question.
 
 Ranking, all of it general (nothing knows a particular site or question):
 
-- The question's terms (``text.query_terms``): words of question phrasing
-  count for less, and a few reader words also match the docs' word for them
-  (an alias counts ``ALIAS_WEIGHT`` of the reader's own word, and a section
-  scores by the better of the two, not both).
+- The question's terms (``text.Words.query_terms``, read as the pages in the
+  reader's language were): words of question phrasing count for less, and a few
+  reader words also match the docs' word for them (an alias counts
+  ``ALIAS_WEIGHT`` of the reader's own word, and a section scores by the better
+  of the two, not both).
 - BM25F over a section's fields: a term counts most in its heading, then in
   what the site's own index says the section is about (``Section.keywords``),
   its page title, its breadcrumb and its text. Length
@@ -60,6 +61,9 @@ index builds a few dozen Python objects per column instead of one per cell
   worked out at build time, so a search only adds numbers. Only the question's terms are
   decoded, rarest first; a common one adds only to what the rarer ones found
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
+- ``analyzers``: for each of ``languages``, how its pages' words became terms
+  (``analyzers.record``); a question is read by its reader's language's, and an
+  index whose analyzer this code does not make the same way is refused.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
 - ``parts`` (a large site only; ``index_build.split_index``): what is shown of
