@@ -116,10 +116,12 @@ def from_record(value: object) -> Analyzer:
     raise ValueError(f"unknown analyzer {name!r}")
 
 
-def stemmer_modules() -> list[str]:
-    """Every Snowball stemmer module an analyzer may import (the worker ships them all;
-    it imports only those of its index's languages)."""
-    return sorted({f"snowballstemmer.{algorithm}_stemmer" for algorithm in SNOWBALL.values()})
+def stemmer_module(value: object) -> str | None:
+    """The Snowball module the analyzer an index records imports (None for one without):
+    the build ships it beside the index, so a reader fetches only the site's stemmers."""
+    name = value.get("name") if isinstance(value, dict) else None
+    algorithm = name.removeprefix("snowball-") if isinstance(name, str) else ""
+    return f"snowballstemmer.{algorithm}_stemmer" if algorithm in SNOWBALL.values() else None
 
 
 @cache
@@ -134,8 +136,8 @@ def _plain() -> Analyzer:
 
 @cache
 def _snowball(algorithm: str, stopwords: frozenset[str]) -> Analyzer:
-    # The stemmer's module alone: the worker ships the package's modules without the
-    # package's own __init__, which imports all 36 of them.
+    # The stemmer's module alone: the worker gets the package's modules without the
+    # package's own __init__, which imports all 36 of them (see stemmer_module).
     module = importlib.import_module(f"snowballstemmer.{algorithm}_stemmer")
     stemmer = getattr(module, f"{algorithm.title()}Stemmer")()
     return Analyzer(f"snowball-{algorithm}", Words(stemmer.stemWord, stopwords))

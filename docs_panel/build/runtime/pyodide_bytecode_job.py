@@ -48,9 +48,7 @@ def compile_worker(sources: str, extra_modules: list[str], out: str) -> None:
 
 def _exercise() -> None:
     """Paths that import lazily: an answer streamed and rendered, a history write,
-    redaction, config errors, a traceback, every language's stemmer. A failing step is
-    reported, not fatal."""
-    from docs_panel.core.analyzers import stemmer_modules
+    redaction, config errors, a traceback. A failing step is reported, not fatal."""
     from docs_panel.core.config import parse_config
     from docs_panel.core.history import utf16_bytes
     from docs_panel.core.redact import redact_text
@@ -66,8 +64,6 @@ def _exercise() -> None:
         page_exists=lambda path: True,
     )
     utf16_bytes("x")
-    for name in stemmer_modules():
-        __import__(name)
     redact_text("token=ghp_" + "a" * 36)
     parse_config({"gate": "high", "chatt": True})  # a bad value, a mistyped key
     try:
