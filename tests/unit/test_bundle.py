@@ -28,6 +28,7 @@ from docs_panel.build.runtime.bundle import (
     PYSCRIPT_DIST,
     PYSCRIPT_PLUGINS_OFF,
     ROOT,
+    STEMMERS,
     WORKER_DEPENDENCIES,
     ZSTDDEC_DIR,
     bundle_files,
@@ -542,7 +543,7 @@ def test_the_notices_name_everything_the_bundle_carries(files: dict[str, bytes])
         assert f"{package['name']} {package['version']} ({package['license']})" in text
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
     assert f"CPython {lock['info']['python']} " in text
-    for module in WORKER_DEPENDENCIES:
+    for module in (*WORKER_DEPENDENCIES, STEMMERS):  # the stemmers ship beside the index
         (name,) = metadata.packages_distributions()[module]
         assert (
             f"\n{metadata.distribution(name).metadata['Name']} {metadata.version(name)} (" in text
