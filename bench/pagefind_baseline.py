@@ -50,8 +50,17 @@ class Pagefind:
             [str(binary), "--version"], capture_output=True, text=True, check=True
         ).stdout.strip()
 
-    def pages(self, site: Path, questions: Sequence[str], limit: int = 8) -> list[list[str]]:
-        """Per question, the site-root paths of Pagefind's first ``limit`` results."""
+    def pages(
+        self,
+        site: Path,
+        questions: Sequence[str],
+        limit: int = 8,
+        languages: Sequence[str] = (),
+    ) -> list[list[str]]:
+        """Per question, the site-root paths of Pagefind's first ``limit`` results; each
+        asked from a page in its language (``languages``, "" for none), since Pagefind
+        searches the index of the page's ``lang``."""
+        languages = list(languages) or [""] * len(questions)
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
             subprocess.run(
@@ -59,12 +68,19 @@ class Pagefind:
                 capture_output=True,
                 check=True,
             )
-            (out / "blank.html").write_text("<!doctype html><title>pagefind</title>")
+            urls: list[list[str]] = [[] for _ in questions]
             server = make_server(out, port=0)
             threading.Thread(target=server.serve_forever, daemon=True).start()
             try:
-                self.page.goto(f"http://127.0.0.1:{server.server_port}/blank.html")
-                urls: list[list[str]] = self.page.evaluate(_SEARCH, [list(questions), limit])
+                for language in sorted(set(languages)):
+                    lang = f' lang="{language}"' if language else ""
+                    blank = f"blank-{language}.html"
+                    (out / blank).write_text(f"<!doctype html><html{lang}><title>pagefind</title>")
+                    self.page.goto(f"http://127.0.0.1:{server.server_port}/{blank}")
+                    numbers = [n for n, asked in enumerate(languages) if asked == language]
+                    found = self.page.evaluate(_SEARCH, [[questions[n] for n in numbers], limit])
+                    for n, pages in zip(numbers, found, strict=True):
+                        urls[n] = pages
             finally:
                 server.shutdown()
                 server.server_close()

@@ -52,7 +52,7 @@ from bench.pagefind_baseline import Pagefind, pagefind
 from docs_panel.build.demo.pages import render_site
 from docs_panel.build.docs_site import build_docs_site
 from docs_panel.build.site.extract import extract_site
-from docs_panel.core.addresses import page_key
+from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.docs_index import load_index
 from docs_panel.core.index_build import build_index
 
@@ -129,7 +129,11 @@ SITES = {
         *(
             Site(
                 name,
-                (f"questions_{sets}_dev.json", f"questions_{sets}_heldout.json"),
+                (
+                    f"questions_{sets}_dev.json",
+                    f"questions_{sets}_heldout.json",
+                    *sorted(path.name for path in HERE.glob(f"questions_{name}_i18n_*.json")),
+                ),
                 lambda _, folder=folder: GENSITES / folder,
             )
             for name, folder in GENERATOR_SITES.items()
@@ -230,6 +234,7 @@ def _site(
         f"{len(packed) / 1e6:.2f} MB gzipped"
     )
     paths = {page_key(section.page) for section in sections}
+    site_languages = sorted({section.language for section in sections if section.language})
     latencies: list[float] = []
     asked: list[str] = []
     rows: dict[str, Any] = {}
@@ -241,31 +246,58 @@ def _site(
             (case["q"], [page_key(p) for p in case["pages"] if page_key(p) in paths])
             for case in spec["questions"]
         ]
+        languages = [
+            case.get("language", "")
+            for case, (_, want) in zip(spec["questions"], cases, strict=True)
+            if want
+        ]
         cases = [(question, want) for question, want in cases if want]
+        # Pagefind searches the index of the page's exact lang ("zh-Hans", not "zh").
+        tags = {
+            asked: next((tag for tag in site_languages if same_language(asked, tag)), asked)
+            for asked in languages
+        }
         questions = [question for question, _ in cases]
         asked += questions
         wanted = [want for _, want in cases]
         ranked = []
-        for question in questions:
-            hits, seconds = _timed(lambda q=question: index.search(q, limit=LIMIT))  # type: ignore[misc]
+        for question, language in zip(questions, languages, strict=True):
+            hits, seconds = _timed(
+                lambda q=question, lang=language: index.search(q, limit=LIMIT, language=lang)  # type: ignore[misc]
+            )
             latencies.append(seconds)
             ranked.append([page_key(hit.section.page) for hit in hits])
-        ours = score(ranked, wanted)
-        theirs = (
-            score([[page_key(p) for p in got] for got in baseline.pages(root, questions)], wanted)
+        found = (
+            [
+                [page_key(p) for p in got]
+                for got in baseline.pages(root, questions, languages=[tags[t] for t in languages])
+            ]
             if baseline
             else None
         )
         held_out = bool(spec.get("heldout")) or "heldout" in name
         hybrid_sets.append((name, held_out, cases))
         label = name + (" (held-out)" if held_out else "")
+        ours = score(ranked, wanted)
+        theirs = found and score(found, wanted)
         print(f"{label:40} {len(cases):4}   {ours}   {'' if theirs is None else theirs}")
+        empty = sum(not got for got in ranked)
+        for language in sorted(set(languages) - {""}):
+            rows_of = [n for n, lang in enumerate(languages) if lang == language]
+            mine = score([ranked[n] for n in rows_of], [wanted[n] for n in rows_of])
+            their = found and score([found[n] for n in rows_of], [wanted[n] for n in rows_of])
+            none = sum(not ranked[n] for n in rows_of)
+            print(
+                f"  {language:38} {len(rows_of):4}   {mine}   {'' if their is None else their}"
+                + (f"   ({none} with no result)" if none else "")
+            )
         offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
         cleared = sum(bool(hits) and hits[0].score >= GATE for hits in offtopic)
         rows[name] = {
             "n": len(cases),
             "ours": vars(ours),
             "pagefind": theirs and vars(theirs),
+            "no_result": empty,
             "offtopic_clearing_gate": [cleared, len(offtopic)],
         }
         if misses and not held_out:

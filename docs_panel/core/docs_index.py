@@ -18,10 +18,11 @@ anything; ``DocsIndex.search`` ranks sections for a question.
 
 Ranking, all of it general (nothing knows a particular site or question):
 
-- The question's terms (``text.query_terms``): words of question phrasing
-  count for less, and a few reader words also match the docs' word for them
-  (an alias counts ``ALIAS_WEIGHT`` of the reader's own word, and a section
-  scores by the better of the two, not both).
+- The question's terms (``text.Words.query_terms``, read as the pages in the
+  reader's language were): words of question phrasing count for less, and a few
+  reader words also match the docs' word for them (an alias counts
+  ``ALIAS_WEIGHT`` of the reader's own word, and a section scores by the better
+  of the two, not both).
 - BM25F over a section's fields: a term counts most in its heading, then in
   what the site's own index says the section is about (``Section.keywords``),
   its page title, its breadcrumb and its text. Length
@@ -60,6 +61,9 @@ index builds a few dozen Python objects per column instead of one per cell
   worked out at build time, so a search only adds numbers. Only the question's terms are
   decoded, rarest first; a common one adds only to what the rarer ones found
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
+- ``analyzers``: for each of ``languages``, how its pages' words became terms
+  (``analyzers.record``); a question is read by its reader's language's, and an
+  index whose analyzer this code does not make the same way is refused.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
 - ``parts`` (a large site only; ``index_build.split_index``): what is shown of
@@ -90,10 +94,11 @@ from operator import add, and_, gt, mul, neg
 from typing import Any
 
 from docs_panel.core.addresses import page_key, same_language
+from docs_panel.core.analyzers import Analyzer, from_record
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.snippets import snippet
-from docs_panel.core.text import QueryTerm, query_terms, terms
+from docs_panel.core.text import QueryTerm, Words, terms
 from docs_panel.core.vectors import CODES, scorer
 
 FORMAT = 6
@@ -228,6 +233,7 @@ def load_index(payload: object) -> DocsIndex:
         and max(pages["translation"], default=0) < len(pages["path"])
     ):
         raise DocsIndexError(f"index.json: 'languages' does not fit the pages; {_REBUILD}")
+    analyzers = _analyzers(payload, languages)
     sections = _table(
         payload,
         "sections",
@@ -265,6 +271,7 @@ def load_index(payload: object) -> DocsIndex:
         _postings=postings,
         _page_share=_page_share(len(paths)),
         _languages=languages,
+        _analyzers=analyzers,
         embedding_model=model,
         embedding_dimension=dimension,
         _vectors=codes,
@@ -284,6 +291,23 @@ def load_index(payload: object) -> DocsIndex:
     # a warm one (whose heap comes from the memory copy), to spare a few kilobytes.
     gc.freeze()
     return index
+
+
+def _analyzers(payload: dict[str, Any], languages: list[str]) -> list[Analyzer]:
+    """Each language's analyzer, as the index records it (``analyzers.record``)."""
+    records = payload.get("analyzers")
+    if not (isinstance(records, list) and len(records) == len(languages)):
+        raise DocsIndexError(f"index.json does not say how its languages were read; {_REBUILD}")
+    analyzers = []
+    for language, value in zip(languages, records, strict=True):
+        try:
+            analyzers.append(from_record(value))
+        except ValueError as err:
+            raise DocsIndexError(
+                f"index.json read {language or 'its'} pages with an analyzer this panel does not"
+                f" have ({err}); {_REBUILD} from the same release as the panel"
+            ) from None
+    return analyzers
 
 
 def _parts(
@@ -456,6 +480,7 @@ class DocsIndex:
     _postings: dict[str, str] = field(repr=False)
     _page_share: float = field(repr=False)  # see PAGE_SHARES
     _languages: list[str] = field(repr=False)  # the main one first
+    _analyzers: list[Analyzer] = field(repr=False)  # per language, how its pages were read
     _vectors: list[str | None] = field(repr=False)  # per section, its vector code if in
     _vector_starts: list[int] = field(repr=False)  # first section of each vector part
     _page_language: list[int] = field(repr=False)  # per page, a number into _languages
@@ -513,7 +538,7 @@ class DocsIndex:
         the query's terms first; once those are in, with a ``question_vector``, the
         vectors of the candidate pages' sections (``DENSE_PAGES``); then the texts of
         the sections found."""
-        missing = self._missing_terms(query)
+        missing = self._missing_terms(query, language)
         if missing or not self._text_starts:
             return missing
         if question_vector is not None and self._vector_starts:
@@ -597,11 +622,12 @@ class DocsIndex:
             self._postings.update(payload)
         self._added.add(key)
 
-    def _missing_terms(self, query: str) -> list[str]:
+    def _missing_terms(self, query: str, language: str) -> list[str]:
         """The term parts not added yet that hold the postings of ``query``'s terms."""
         if not self._term_starts:
             return []
-        words = {word for asked in query_terms(query) for word in (asked.term, *asked.aliases)}
+        asked = self._words_for(language).query_terms(query)
+        words = {word for term in asked for word in (term.term, *term.aliases)}
         return sorted({f"terms-{self._term_part(word)}" for word in words} - self._added)
 
     def _term_part(self, term: str) -> int:
@@ -647,11 +673,12 @@ class DocsIndex:
         again by meaning too (``_fused``). A query of only stopwords finds nothing.
         """
         ranking = self._ranking(query, prefix, limit, language, question_vector)
+        words = self._words_for(language)
         hits = []
         for value, number in ranking.hits:
             section = self._section(number)
             score = min(1.0, value / ranking.best_possible)
-            hits.append(Hit(section, score, snippet(section.text, ranking.weights)))
+            hits.append(Hit(section, score, snippet(section.text, ranking.weights, words)))
         return hits
 
     def _ranking(
@@ -677,9 +704,9 @@ class DocsIndex:
     def _lexical(self, key: tuple[str, str | None, int, str]) -> _Ranking:
         """The ranking by words for ``_ranking``'s arguments, kept as the last one."""
         query, prefix, limit, language = key
-        if self._missing_terms(query):
+        if self._missing_terms(query, language):
             raise DocsIndexError("a search's term parts were not added: see parts_needed")
-        asked = query_terms(query)
+        asked = self._words_for(language).query_terms(query)
         ranking = _Ranking([], {}, 0.0, [])
         if asked and limit > 0:
             tally = _Tally()
@@ -866,6 +893,14 @@ class DocsIndex:
         leads = set(closest.values())
         rest = [(negated, number) for negated, number in ranked if number not in leads]
         return sorted(fused + rest)
+
+    def _words_for(self, language: str) -> Words:
+        """How a question of a reader of ``language`` is read: as the index read the pages
+        in it, or in the main language if it has none."""
+        number = next(
+            (n for n, name in enumerate(self._languages) if same_language(language, name)), 0
+        )
+        return self._analyzers[number].words
 
     def _pages_for(self, language: str) -> frozenset[int] | None:
         """The pages a reader of ``language`` is shown (see ``search``); None for all."""

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
+from docs_panel.core.analyzers import analyzer, record
 from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
 from docs_panel.core.packed import SEPARATOR, pack, unpack
-from docs_panel.core.text import terms
+from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
 
 #: Release notes and changelogs, wherever a site keeps them: by their path, or a
@@ -79,7 +80,11 @@ def build_index(
     page_titles: list[str] = []
     page_languages: list[str] = []
     page_of: list[int] = []
-    fields = [_section_fields(section) for section in sections]
+    # A page is read in its language (its first section's, as ``languages`` records).
+    language_of = {section.page: section.language for section in reversed(sections)}
+    main = _ordered(list(language_of.values()), main_language)[0]
+    words = {language: analyzer(language or main).words for language in set(language_of.values())}
+    fields = [_section_fields(section, words[language_of[section.page]]) for section in sections]
     for section in sections:
         page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
         if len(page_titles) < len(page_numbers):
@@ -123,6 +128,7 @@ def build_index(
         "format": FORMAT,
         "version": _version(sections),
         "languages": languages,
+        "analyzers": [record(analyzer(language)) for language in languages],
         "pages": {
             "path": list(page_numbers),
             "title": page_titles,
@@ -190,16 +196,21 @@ def _languages(
     language; a page that does not say is in the first), each page's language as a
     number into them, and each page's ``translation``: the page number of its
     main-language copy, its own where there is none (see ``docs_index``)."""
-    counts = Counter(language for language in languages if language)
-    ordered = sorted(counts, key=lambda language: (language != main, -counts[language], language))
-    main = ordered[0] if ordered else main
-    ordered = ordered or [main]
+    ordered = _ordered(languages, main)
+    main = ordered[0]
     numbers = {language: n for n, language in enumerate(ordered)}
     languages = [language or main for language in languages]
     own = [numbers[language] for language in languages]
     keys = [translation_key(p, language) for p, language in zip(paths, languages, strict=True)]
     mains = {key: page for page, key in enumerate(keys) if own[page] == 0}
     return ordered, own, [mains.get(key, page) for page, key in enumerate(keys)]
+
+
+def _ordered(languages: list[str], main: str) -> list[str]:
+    """The site's languages, its main one first (see ``_languages``)."""
+    counts = Counter(language for language in languages if language)
+    ordered = sorted(counts, key=lambda language: (language != main, -counts[language], language))
+    return ordered or [main]
 
 
 def split_index(
@@ -277,14 +288,15 @@ def _json_size(value: str) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
 
 
-def _section_fields(section: Section) -> tuple[list[str], ...]:
-    """A section's terms per field, in the order of ``SECTION_FIELDS``."""
+def _section_fields(section: Section, words: Words) -> tuple[list[str], ...]:
+    """A section's terms per field (read by its language's ``words``), in the order of
+    ``SECTION_FIELDS``."""
     return (
-        terms(section.title),
-        terms(" ".join(section.keywords)),
-        terms(section.page_title),
-        terms(" ".join(section.breadcrumb)),
-        terms(section.text),
+        words.terms(section.title),
+        words.terms(" ".join(section.keywords)),
+        words.terms(section.page_title),
+        words.terms(" ".join(section.breadcrumb)),
+        words.terms(section.text),
     )
 
 

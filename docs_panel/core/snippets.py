@@ -16,19 +16,22 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from docs_panel.core.text import WORD, word_terms
+from docs_panel.core.text import ENGLISH, WORD, Words
 
 SNIPPET_LENGTH = 200
 
 
-def snippet(text: str, weights: Mapping[str, float], length: int = SNIPPET_LENGTH) -> str:
-    """About ``length`` characters of ``text`` around its best run of weighted terms."""
+def snippet(
+    text: str, weights: Mapping[str, float], words: Words = ENGLISH, length: int = SNIPPET_LENGTH
+) -> str:
+    """About ``length`` characters of ``text`` around its best run of weighted terms (read
+    as ``words`` reads the text's language)."""
     text = " ".join(text.split())
     if len(text) <= length:
         return text
     matches = []
     for match in _words_with_roots(text, _roots(tuple(sorted(weights)))):
-        found = [term for term in word_terms(match.group()) if term in weights]
+        found = [term for term in words.word_terms(match.group()) if term in weights]
         if found:
             matches.append((match.start(), max(found, key=weights.__getitem__)))
     start, best = 0, 0.0

@@ -1,8 +1,12 @@
 """Words to index terms: one tokenizer for the docs index and for readers' questions.
 
-Both sides must agree exactly, so both call :func:`terms`. A word is lower-cased,
-checked against a short stopword list and reduced by the Porter stemmer, so
-"Reading files" and "read a file" meet on ``read`` and ``file``.
+Both sides must agree exactly, so both call the same :class:`Words`. In English
+(:data:`ENGLISH`, whose methods are this module's :func:`terms`, :func:`word_terms`
+and :func:`query_terms`), a word is lower-cased, checked against a short stopword
+list and reduced by the Porter stemmer, so "Reading files" and "read a file" meet
+on ``read`` and ``file``. Other languages bring their own stemmer and stopwords, and
+Chinese, Japanese and Korean their own segmentation (``analyzers`` decides which
+language gets which); what follows holds in every language.
 
 Identifiers are indexed whole *and* in parts, because readers type both
 ``json.dumps`` and "json dumps": a dotted name also gives its dotted prefixes,
@@ -36,7 +40,8 @@ few reader words also look for the word docs use instead ("dict" for
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 #: A word, a dotted name (``os.path.join``, ``3.11``), a hyphenated compound
@@ -62,45 +67,12 @@ _CAMEL_HINT = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]{2}")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
-def terms(text: str) -> list[str]:
-    """Every index term of ``text``, in order and with repeats (for term counts)."""
-    return [term for match in WORD.finditer(text) for term in word_terms(match.group())]
-
-
-@lru_cache(maxsize=65536)
-def word_terms(word: str) -> tuple[str, ...]:
-    """Index terms of one :data:`WORD` match (cached: docs repeat their words)."""
-    whole = word.lower()
-    parts = _parts(word)
-    if whole in STOPWORDS or (len(parts) == 1 and parts[0].lower() == whole):
-        return _word_term(whole)
-    if "." in whole or not _COMPOUND.fullmatch(whole):
-        # A dotted name's prefixes, and its own name without its owner: readers
-        # type ``__add__`` or ``find_module`` for ``object.__add__``.
-        pieces = whole.split(".")
-        out = [".".join(pieces[:n]) for n in range(len(pieces), 0, -1)]
-        name = word.rpartition(".")[2]
-        if "." in word and _parts(name) != [name]:
-            out.append(name.lower())
-    else:  # a compound's words are stemmed, so "f-strings" meets "f-string"
-        out = ["-".join(stem(piece) for piece in whole.split("-"))]
-    for part in parts:
-        out += _word_term(part.lower())
-    return tuple(dict.fromkeys(term for term in out if len(term) > 1))
-
-
 def _parts(word: str) -> list[str]:
     """The words inside an identifier: split at dots, underscores and CamelCase."""
     parts: list[str] = []
     for piece in _PART.findall(word):
         parts += _CAMEL_PART.findall(piece) if _CAMEL_HINT.search(piece) else [piece]
     return parts
-
-
-def _word_term(word: str) -> tuple[str, ...]:
-    if len(word) < 2 or word in STOPWORDS:
-        return ()
-    return (stem(word) if word.isalpha() else word,)
 
 
 # --- The Porter stemmer (M. F. Porter, 1980), the classic algorithm as published.
@@ -225,18 +197,91 @@ def _table(text: str) -> dict[str, str]:
     return {key.strip(): words.strip() for key, _, words in entries}
 
 
-QUESTION_WORDS = frozenset(terms(_QUESTION_WORDS))
-ALIASES = {terms(key)[0]: tuple(terms(words)) for key, words in _table(_ALIASES).items()}
 SYMBOLS = _table(_SYMBOLS)
 _QUERY_TOKEN = re.compile(f"{SYMBOL.pattern}|{WORD.pattern}")
 
+#: Chinese, Japanese and Korean characters (Han, kana, Hangul): a run of them has no
+#: spaces between its words, so it is read as overlapping character pairs
+#: (bigrams, as Lucene's CJK analyzer does), a lone character as itself.
+_CJK = (
+    "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+)
+CJK_RUN = re.compile(f"[{_CJK}]+")
 
-def query_terms(question: str) -> list[QueryTerm]:
-    """The terms of a reader's question, each once, in order (see the module doc)."""
-    found: dict[str, QueryTerm] = {}
-    for match in _QUERY_TOKEN.finditer(question):
-        word = match.group()
-        for term in terms(SYMBOLS[word]) if word in SYMBOLS else word_terms(word):
-            weight = QUESTION_WEIGHT if term in QUESTION_WORDS else 1.0
-            found.setdefault(term, QueryTerm(term, ALIASES.get(term, ()), weight))
-    return list(found.values())
+
+@dataclass(frozen=True, eq=False)
+class Words:
+    """How one language's words become terms: its stemmer and stopwords, whether runs of
+    CJK characters are read as bigrams, and (English only) the question words and
+    aliases of :func:`query_terms`. Identifiers, dotted names and options are read
+    the same way in every language."""
+
+    stem: Callable[[str], str]
+    stopwords: frozenset[str]
+    cjk: bool = False
+    question_words: frozenset[str] = frozenset()
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def terms(self, text: str) -> list[str]:
+        """Every index term of ``text``, in order and with repeats (for term counts)."""
+        if self.cjk:
+            text = CJK_RUN.sub(r" \g<0> ", text)
+        return [term for match in WORD.finditer(text) for term in _word_terms(self, match.group())]
+
+    def word_terms(self, word: str) -> tuple[str, ...]:
+        """Index terms of one :data:`WORD` match (cached: docs repeat their words)."""
+        return _word_terms(self, word)
+
+    def query_terms(self, question: str) -> list[QueryTerm]:
+        """The terms of a reader's question, each once, in order (see the module doc)."""
+        if self.cjk:
+            question = CJK_RUN.sub(r" \g<0> ", question)
+        found: dict[str, QueryTerm] = {}
+        for match in _QUERY_TOKEN.finditer(question):
+            word = match.group()
+            for term in PORTER.terms(SYMBOLS[word]) if word in SYMBOLS else _word_terms(self, word):
+                weight = QUESTION_WEIGHT if term in self.question_words else 1.0
+                found.setdefault(term, QueryTerm(term, self.aliases.get(term, ()), weight))
+        return list(found.values())
+
+    def _word_term(self, word: str) -> tuple[str, ...]:
+        if len(word) < 2 or word in self.stopwords:
+            return ()
+        return (self.stem(word) if word.isalpha() else word,)
+
+
+@lru_cache(maxsize=65536)
+def _word_terms(words: Words, word: str) -> tuple[str, ...]:
+    if words.cjk and CJK_RUN.fullmatch(word):
+        return tuple(word[n : n + 2] for n in range(max(1, len(word) - 1)))
+    whole = word.lower()
+    parts = _parts(word)
+    if whole in words.stopwords or (len(parts) == 1 and parts[0].lower() == whole):
+        return words._word_term(whole)
+    if "." in whole or not _COMPOUND.fullmatch(whole):
+        # A dotted name's prefixes, and its own name without its owner: readers
+        # type ``__add__`` or ``find_module`` for ``object.__add__``.
+        pieces = whole.split(".")
+        out = [".".join(pieces[:n]) for n in range(len(pieces), 0, -1)]
+        name = word.rpartition(".")[2]
+        if "." in word and _parts(name) != [name]:
+            out.append(name.lower())
+    else:  # a compound's words are stemmed, so "f-strings" meets "f-string"
+        out = ["-".join(words.stem(piece) for piece in whole.split("-"))]
+    for part in parts:
+        out += words._word_term(part.lower())
+    return tuple(dict.fromkeys(term for term in out if len(term) > 1))
+
+
+#: Porter's English: plain words of another language, and Latin-script words in CJK text.
+PORTER = Words(stem, STOPWORDS)
+QUESTION_WORDS = frozenset(PORTER.terms(_QUESTION_WORDS))
+ALIASES = {
+    PORTER.terms(key)[0]: tuple(PORTER.terms(words)) for key, words in _table(_ALIASES).items()
+}
+#: English as readers ask it: Porter's terms, with the question words and aliases.
+ENGLISH = Words(stem, STOPWORDS, question_words=QUESTION_WORDS, aliases=ALIASES)
+terms = ENGLISH.terms
+word_terms = ENGLISH.word_terms
+query_terms = ENGLISH.query_terms

@@ -78,6 +78,7 @@ from docs_panel.core.session import adopts, read_session, session_value, stopped
 from docs_panel.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
 from docs_panel.worker.delivery import deliver
 from docs_panel.worker.question_vectors import question_vector
+from docs_panel.worker.stemmers import add_stemmers
 from docs_panel.worker.streaming import AnswerStream
 
 if TYPE_CHECKING:
@@ -153,7 +154,11 @@ class Tab:
     ) -> tuple[Tab, Reply]:
         """Validate the page's config and load the docs index."""
         parsed = parse_config(json.loads(config))
-        index = load_index(await _fetch_json(index_url))
+        payload = await _fetch_json(index_url)
+        stemmers = payload.get("stemmers") if isinstance(payload, dict) else None
+        if isinstance(stemmers, str):  # the Snowball stemmers of the site's languages
+            add_stemmers(await _fetch_json(urljoin(index_url, stemmers)))
+        index = load_index(payload)
         tab = Tab(parsed.config, index, page_url, index_url, page_language)
         chosen = decide(parsed.config.history, consent)
         tab.record = chosen.record

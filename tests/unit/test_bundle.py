@@ -28,12 +28,14 @@ from docs_panel.build.runtime.bundle import (
     PYSCRIPT_DIST,
     PYSCRIPT_PLUGINS_OFF,
     ROOT,
+    STEMMERS,
     WORKER_DEPENDENCIES,
     ZSTDDEC_DIR,
     bundle_files,
     deterministic_zip,
     hashed_name,
     pyscript_chunks,
+    stemmer_files,
     with_gzip_twins,
     zstd,
     zstd_wasm,
@@ -49,6 +51,7 @@ from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
 from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
 from docs_panel.build.runtime.wasm_data import Memory
 from docs_panel.build.serve import IMMUTABLE_PATH
+from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.errors import ConfigError
@@ -540,7 +543,7 @@ def test_the_notices_name_everything_the_bundle_carries(files: dict[str, bytes])
         assert f"{package['name']} {package['version']} ({package['license']})" in text
     lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
     assert f"CPython {lock['info']['python']} " in text
-    for module in WORKER_DEPENDENCIES:
+    for module in (*WORKER_DEPENDENCIES, STEMMERS):  # the stemmers ship beside the index
         (name,) = metadata.packages_distributions()[module]
         assert (
             f"\n{metadata.distribution(name).metadata['Name']} {metadata.version(name)} (" in text
@@ -621,15 +624,22 @@ def test_embed_js_is_under_the_size_the_docs_state(files: dict[str, bytes]) -> N
 # innermost frame of an error in each, [file, line, its function's first line]; and
 # what importing some of the wasm's built-in modules gives.
 BUNDLE_RUNNER = """
-const [pyodide, stdlib, worker] = JSON.parse(process.argv[1]);
+const [pyodide, stdlib, worker, stemmers] = JSON.parse(process.argv[1]);
 const { readFileSync } = await import("node:fs");
 const py = await (await import(pyodide)).loadPyodide({ stdLibURL: stdlib });
 py.FS.writeFile("/tmp/worker.zip", readFileSync(worker));
+py.FS.writeFile("/tmp/stemmers.json", readFileSync(stemmers));
 console.log(py.runPython(`
 import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
 from docs_panel.core.protocol import arguments
+from docs_panel.core.analyzers import from_record
+from docs_panel.worker.stemmers import add_stemmers
+add_stemmers(json.load(open("/tmp/stemmers.json", encoding="utf-8")))
+def stemmed(algorithm, stopwords, text):
+    record = {"name": "snowball-" + algorithm, "version": ANALYZER_VERSION, "stopwords": stopwords}
+    return from_record(record).words.terms(text)
 def innermost(call):
     try:
         call()
@@ -651,6 +661,11 @@ json.dumps({
     "imports": {name: imported(name) for name in ("_codecs_jp", "_codecs_iso2022", "unicodedata")},
     "builtin": [isinstance.__doc__, str(inspect.signature(isinstance))],
     "frozen": [os.__spec__.origin, os.path.join("a", "b"), os.walk.__doc__, imported("runpy")],
+    "stemmed": [
+        stemmed("french", ["les"], "Les fichiers"),
+        stemmed("persian", [], "کتابهای"),
+        sorted(name for name in sys.modules if name.startswith("snowballstemmer.")),
+    ],
 })
 `));
 """
@@ -669,8 +684,12 @@ def bundle_in_node(files: dict[str, bytes], tmp_path_factory: pytest.TempPathFac
     stdlib.write_bytes(decoded_twin(files, str(loader_manifest(files)["stdlib"])))
     worker = tmp_path / "worker.zip"
     worker.write_bytes(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
-    job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker)])
-    return json.loads(node_module(BUNDLE_RUNNER, job).strip().splitlines()[-1])
+    stemmers = tmp_path / "stemmers.json"
+    records = [{"name": "snowball-french"}, {"name": "snowball-persian"}, {"name": "english"}]
+    stemmers.write_text(json.dumps(stemmer_files(records)), encoding="utf-8")
+    job = json.dumps([(runtime / "pyodide.mjs").as_uri(), str(stdlib), str(worker), str(stemmers)])
+    runner = BUNDLE_RUNNER.replace("ANALYZER_VERSION", str(VERSION))
+    return json.loads(node_module(runner, job).strip().splitlines()[-1])
 
 
 def node_module(script: str, argument: str) -> str:
@@ -706,6 +725,37 @@ def test_frozen_modules_run_from_their_lean_bytecode(bundle_in_node: Any) -> Non
     """os still comes frozen and works, without docstrings; a frozen module the worker
     never imports (runpy) still imports."""
     assert bundle_in_node["frozen"] == ["frozen", "a/b", None, "ok"]
+
+
+def test_the_worker_stems_with_the_sites_stemmers_only(bundle_in_node: Any) -> None:
+    """With the stemmer file a French and Persian site's build writes, the bundle's worker
+    stems as at build time, importing those two stemmers and none of the other 34."""
+    french, persian, modules = bundle_in_node["stemmed"]
+    assert french == analyzer("fr").words.terms("Les fichiers") == ["fichi"]
+    assert persian == analyzer("fa").words.terms("کتابهای") != ["کتابهای"]
+    assert [name for name in modules if name.endswith("_stemmer")] == [
+        "snowballstemmer.french_stemmer",
+        "snowballstemmer.persian_stemmer",
+    ]
+
+
+def test_stemmers_ship_beside_the_index_and_never_in_the_worker(
+    files: dict[str, bytes],
+) -> None:
+    """An English site gets no stemmer at all; a site's stemmer file holds the modules of
+    its languages' stemmers only, and the package's __init__ without its 36 imports."""
+    names = zip_names(decoded_twin(files, str(loader_manifest(files)["workerZip"])))
+    assert not [name for name in names if "snowball" in name]
+    assert not [name for name in files if "stemmers" in name]
+    assert stemmer_files([{"name": "english"}, {"name": "cjk-bigram"}]) == {}
+    shipped = stemmer_files([{"name": "snowball-french"}, {"name": "snowball-french"}])
+    assert sorted(shipped) == [
+        "snowballstemmer/__init__.py",
+        "snowballstemmer/among.py",
+        "snowballstemmer/basestemmer.py",
+        "snowballstemmer/french_stemmer.py",
+    ]
+    assert "import" not in shipped["snowballstemmer/__init__.py"]
 
 
 def test_musl_iconv_tables_are_found_by_address(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.core import errors
+from docs_panel.core.analyzers import analyzer
 from docs_panel.core.config import (
     _KEYS_BY_TYPE,
     DEFAULTS,
@@ -147,3 +148,15 @@ def test_nothing_points_outside_the_repository() -> None:
         if re.search(r"DESIGN\b|shared/", p.read_text(encoding="utf-8", errors="replace"))
     ]
     assert stale == []
+
+
+def test_the_languages_the_contract_stems_are_stemmed() -> None:
+    """Each language the contract says is stemmed has a Snowball analyzer (English its
+    own), and Chinese, Japanese and Korean are read as character pairs."""
+    prose = " ".join(TEXT.split())
+    said = re.search(r"in ((?:\w\w, )+\w\w and \w\w) \(and the other languages Snowball", prose)
+    assert said, "the contract no longer lists the languages it stems"
+    languages = re.findall(r"\b\w\w\b", said[1].replace(" and ", ", "))
+    assert analyzer(languages[0]).name == "english"
+    assert all(analyzer(code).name.startswith("snowball-") for code in languages[1:])
+    assert {analyzer(code).name for code in ("zh", "ja", "ko")} == {"cjk-bigram"}

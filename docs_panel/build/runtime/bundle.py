@@ -32,6 +32,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.util
 import json
 import re
 import sys
@@ -48,6 +49,7 @@ from docs_panel.build.runtime.notices import notices, npm_package
 from docs_panel.build.runtime.pyodide_bytecode import compile_worker, pyscript_modules
 from docs_panel.build.runtime.pyodide_wasm import pruned_wasm
 from docs_panel.build.runtime.runtime_archive import Runtime, deterministic_zip
+from docs_panel.core.analyzers import stemmer_module
 from docs_panel.core.config import (
     ASK_PARAM_PATTERN,
     DEFAULTS,
@@ -98,6 +100,8 @@ MICROPYTHON_WASM_FETCH = 'var response=fetch(binaryFile,{credentials:"same-origi
 ZSTDDEC_WASM = re.compile(r'const wasm = "([A-Za-z0-9+/=]+)";')
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
+# Shipped beside a site's index, only the stemmers its languages use (``stemmer_files``).
+STEMMERS = "snowballstemmer"
 
 COMPRESSIBLE = (".js", ".mjs", ".wasm", ".json", ".css", ".py", ".zip")
 MIN_GZIP_SIZE = 1024
@@ -168,13 +172,29 @@ def _python_files(folder: Path, arcroot: str) -> Iterable[tuple[str, bytes]]:
 
 
 def dependency_files() -> Iterable[tuple[str, bytes]]:
-    import importlib.util
-
     for name in WORKER_DEPENDENCIES:
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             raise ConfigError(f"Python package {name!r} is not installed; run `pip install .`")
         yield from _python_files(Path(next(iter(spec.submodule_search_locations))), name)
+
+
+def stemmer_files(analyzers: object) -> dict[str, str]:
+    """The Snowball modules an index's ``analyzers`` import, by path (none for English or
+    CJK alone): the worker fetches them with the index (``stemmers`` in its head). Not the
+    package's own __init__, which imports all 36 stemmers."""
+    needed = {stemmer_module(value) for value in analyzers} if isinstance(analyzers, list) else ()
+    modules = sorted(name for name in needed if name)
+    if not modules:
+        return {}
+    spec = importlib.util.find_spec(STEMMERS)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"Python package {STEMMERS!r} is not installed; run `pip install .`")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    files = {f"{STEMMERS}/__init__.py": '"""The Snowball stemmers a site uses."""\n'}
+    for name in ("among", "basestemmer", *(module.rpartition(".")[2] for module in modules)):
+        files[f"{STEMMERS}/{name}.py"] = (folder / f"{name}.py").read_text(encoding="utf-8")
+    return files
 
 
 def worker_sources() -> list[tuple[str, bytes]]:
@@ -343,7 +363,7 @@ def runtime_bundle() -> Runtime:
         "rtl": list(RIGHT_TO_LEFT),
     }
     runtimes = (PYODIDE_DIR, PYSCRIPT_DIST.parent, MICROPYTHON_DIR, ZSTDDEC_DIR)
-    licenses = notices(runtimes, WORKER_DEPENDENCIES, cpython=lock["info"]["python"])
+    licenses = notices(runtimes, (*WORKER_DEPENDENCIES, STEMMERS), cpython=lock["info"]["python"])
     out["THIRD-PARTY-NOTICES.txt"] = licenses.encode()
     return Runtime(
         files=out,
@@ -376,6 +396,11 @@ def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[st
             raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
         head["parts"]["files"][key] = name
         _twin(out, twins, name, data, "application/json", listed=False)
+    stemmers = stemmer_files(head.get("analyzers", []))
+    if stemmers:
+        data = _json(stemmers)
+        head["stemmers"] = hashed_name("index-stemmers.json", data)
+        _twin(out, twins, head["stemmers"], data, "application/json")
     index = _json(head)
     index_name = hashed_name("index.json", index)
     _twin(out, twins, index_name, index, "application/json", keep=True)
