@@ -219,7 +219,11 @@ def main(
         from docs_panel.server.cli import main as server_main  # Starlette, uvicorn: only then
 
         return server_main(argv[1:], prog=f"{prog} server")
-    commands = ["build", "report", "server"]
+    if argv[:1] == ["mcp"]:  # the MCP SDK: only then
+        from docs_panel.agent.cli import main as mcp_main
+
+        return mcp_main(argv[1:], prog=f"{prog} mcp")
+    commands = ["build", "report", "server", "mcp"]
     if runtime is None:
         commands[1:1] = ["serve", "runtimes"]
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
@@ -228,7 +232,8 @@ def main(
         nargs="?",
         choices=commands,
         default="build",
-        help=f"server comes first, with flags of its own: {prog} server --help",
+        help=f"server and mcp come first, with flags of their own: {prog} server --help, "
+        f"{prog} mcp --help",
     )
     parser.add_argument(
         "path",
@@ -292,8 +297,10 @@ def main(
     )
     args = parser.parse_args(argv)
     try:
-        if args.command == "server":
-            parser.error(f"server takes its own flags after it: {prog} server --help")
+        if args.command in ("server", "mcp"):
+            parser.error(
+                f"{args.command} takes its own flags after it: {prog} {args.command} --help"
+            )
         if args.command == "report":
             source = args.database or (str(args.path) if args.path else None)
             if source is None or (args.database and args.path):

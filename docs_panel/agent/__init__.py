@@ -1,0 +1,1 @@
+"""Docs for agents: the index behind MCP tools (issue 45)."""
