@@ -34,6 +34,7 @@ from docs_panel.agent.tools import (
     PageEntry,
     SearchHit,
     SectionText,
+    check_search,
 )
 
 NAME: Final = "docs-panel"
@@ -45,15 +46,14 @@ PAGE_URI: Final = "docs://page/{+path}"
 PAGES_URI: Final = "docs://pages"
 
 BeforeSearch = Callable[[Context, str], Awaitable[Sequence[float] | None]]
-"""Called with each query before it is searched: may refuse it (raise ``MCPError``),
-log it, and return the question's vector for hybrid ranking (None: words only)."""
+"""Called with each query (its arguments checked) before it is searched: may refuse it
+(raise ``MCPError``), log it, and return the question's vector for hybrid ranking (None:
+words only)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hooks:
     before_search: BeforeSearch | None = None
-    before_read: Callable[[Context], Awaitable[None]] | None = None
-    """Called before a section or page is read: may refuse it (raise ``MCPError``)."""
 
 
 def docs_server(docs: AgentDocs, hooks: Hooks = Hooks(), *, version: str = "") -> MCPServer:
@@ -77,25 +77,23 @@ def docs_server(docs: AgentDocs, hooks: Hooks = Hooks(), *, version: str = "") -
     ) -> list[SearchHit]:
         """The docs' sections that best answer the query, best first, each with its title,
         its page's title, its address (for read_section), an excerpt and a score (0-1)."""
+        try:
+            check_search(query, scope, language, limit)
+        except InputRefused as err:
+            raise MCPError(INVALID_PARAMS, str(err)) from None
         vector = None
         if hooks.before_search is not None:
             vector = await hooks.before_search(ctx, query)
-        try:
-            return docs.search(query, scope, language, limit, vector)
-        except InputRefused as err:
-            raise MCPError(INVALID_PARAMS, str(err)) from None
+        return docs.search(query, scope, language, limit, vector)
 
     @server.tool(annotations=read_only)
     async def read_section(
         address: Annotated[
             str, Field(description="A section's address from search_docs (/guide.html#setup)")
         ],
-        ctx: Context,
     ) -> SectionText:
         """The section's whole indexed text, its breadcrumb, and its page's outline (each
         heading's title, address and depth) to read on from."""
-        if hooks.before_read is not None:
-            await hooks.before_read(ctx)
         try:
             return docs.read(address)
         except InputRefused as err:
@@ -109,10 +107,8 @@ def docs_server(docs: AgentDocs, hooks: Hooks = Hooks(), *, version: str = "") -
         return docs.pages()
 
     @server.resource(PAGE_URI, mime_type="text/markdown")
-    async def page(path: str, ctx: Context) -> str:
+    async def page(path: str) -> str:
         """A page's indexed text as Markdown, its sections under their headings."""
-        if hooks.before_read is not None:
-            await hooks.before_read(ctx)
         try:
             return docs.page_markdown("/" + path)
         except InputRefused as err:

@@ -97,15 +97,7 @@ class AgentDocs:
     ) -> list[SearchHit]:
         """The ``limit`` best sections for ``query`` under the address prefix ``scope``
         ("/api/"), for a reader of ``language`` ("" for the site's main one)."""
-        _cap("query", query, QUERY_CHARS)
-        _cap("scope", scope, ADDRESS_CHARS)
-        _cap("language", language, LANGUAGE_CHARS)
-        if not query.strip():
-            raise InputRefused("query: expected words to search for")
-        if scope and not scope.startswith("/"):
-            raise InputRefused("scope: expected an address prefix starting with /, e.g. /api/")
-        if not 1 <= limit <= MAX_LIMIT:
-            raise InputRefused(f"limit: expected 1 to {MAX_LIMIT}")
+        check_search(query, scope, language, limit)
         hits = self.index().search(
             redact_text(query),
             prefix=scope or None,
@@ -156,6 +148,20 @@ class AgentDocs:
         if top is None:
             raise NotFound(f"no page at {path}; the docs://pages resource lists them")
         return page_markdown(index.page_sections(top.address))
+
+
+def check_search(query: str, scope: str, language: str, limit: int) -> None:
+    """Raise :class:`InputRefused` for arguments ``AgentDocs.search`` will not take:
+    checked before a transport spends anything on the query."""
+    _cap("query", query, QUERY_CHARS)
+    _cap("scope", scope, ADDRESS_CHARS)
+    _cap("language", language, LANGUAGE_CHARS)
+    if not query.strip():
+        raise InputRefused("query: expected words to search for")
+    if scope and not scope.startswith("/"):
+        raise InputRefused("scope: expected an address prefix starting with /, e.g. /api/")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputRefused(f"limit: expected 1 to {MAX_LIMIT}")
 
 
 def page_markdown(sections: Sequence[Section]) -> str:
