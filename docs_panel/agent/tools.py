@@ -26,6 +26,7 @@ from typing import Final
 # Pydantic (the MCP SDK's schemas) reads TypedDicts only from typing_extensions before 3.12.
 from typing_extensions import TypedDict
 
+from docs_panel.build.site.llms_txt import heading_depth, page_markdown
 from docs_panel.core.addresses import page_key
 from docs_panel.core.answers import MAX_RESULTS
 from docs_panel.core.docs_index import DocsIndex, Section
@@ -132,7 +133,7 @@ class AgentDocs:
             language=section.language,
             text=section.text,
             outline=[
-                OutlineEntry(title=s.title, address=s.address, depth=_depth(s))
+                OutlineEntry(title=s.title, address=s.address, depth=heading_depth(s))
                 for s in index.page_sections(section.address)
             ],
         )
@@ -162,20 +163,6 @@ def check_search(query: str, scope: str, language: str, limit: int) -> None:
         raise InputRefused("scope: expected an address prefix starting with /, e.g. /api/")
     if not 1 <= limit <= MAX_LIMIT:
         raise InputRefused(f"limit: expected 1 to {MAX_LIMIT}")
-
-
-def page_markdown(sections: Sequence[Section]) -> str:
-    """Sections of one page as Markdown, a heading each (the page title as the H1)."""
-    blocks = []
-    for section in sections:
-        level = "#" * min(6, 1 + _depth(section))
-        blocks.append(f"{level} {section.title}\n\n{section.text}".rstrip())
-    return "\n\n".join(blocks) + "\n"
-
-
-def _depth(section: Section) -> int:
-    """0 for a page's top, 1 for its headings, and one more per heading above."""
-    return 0 if "#" not in section.address else 1 + len(section.breadcrumb)
 
 
 def _page_top(index: DocsIndex, address: str) -> Section | None:

@@ -47,6 +47,7 @@ from docs_panel.build.site.embeddings import (
 )
 from docs_panel.build.site.extract import SiteReport, extract_site
 from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
+from docs_panel.build.site.llms_txt import MODES, LlmsReport, Mode, llms_files, write_llms_files
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.errors import WidgetError
@@ -77,6 +78,7 @@ class BuildReport:
     seconds: float
     site: SiteReport | None = None
     embedded: str = ""  # the embeddings model and dimension, if any
+    llms: LlmsReport | None = None
 
     def summary(self) -> str:
         """What was built, then what the site's pages gave (``SiteReport.lines``)."""
@@ -88,6 +90,8 @@ class BuildReport:
         lines = self.site.lines()[1:] if self.site else []
         if self.embedded:
             lines.insert(0, f"section vectors: {self.embedded} (hybrid retrieval)")
+        if self.llms:
+            lines.insert(0, self.llms.line())
         return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
@@ -114,9 +118,11 @@ def build(
     version: str = "current",
     embedding: Embedding | None = None,
     runtime: Runtime | None = None,
+    llms_txt: Mode = "write",
 ) -> BuildReport:
-    """Index ``site`` and write its panel folder; ``runtime`` None builds the runtime
-    from this checkout (cached), the wheel passes the one it carries."""
+    """Index ``site`` and write its panel folder, then its ``llms.txt`` files
+    (``llms_txt``: see ``llms_txt.MODES``); ``runtime`` None builds the runtime from
+    this checkout (cached), the wheel passes the one it carries."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
@@ -127,6 +133,10 @@ def build(
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
+    main_language = extracted.report.main_language
+    llms = write_llms_files(
+        llms_files(sections, main_language=main_language, base=base), site, llms_txt
+    )
     return BuildReport(
         out=out,
         pages=len({s.address.split("#")[0] for s in sections}),
@@ -136,6 +146,7 @@ def build(
         seconds=time.perf_counter() - started,
         site=extracted.report,
         embedded=f"{vectors.model}, {vectors.dimension} dimensions" if vectors else "",
+        llms=llms,
     )
 
 
@@ -278,6 +289,14 @@ def main(
         help="if the embeddings server fails, build a lexical-only index (and say so)",
     )
     parser.add_argument(
+        "--llms-txt",
+        choices=MODES,
+        default="write",
+        help="build: write llms.txt and llms-full.txt at the site's root (and each "
+        "language's), keeping a site's own (write, the default), over it (overwrite), or "
+        "none (skip)",
+    )
+    parser.add_argument(
         "--database",
         metavar="URL",
         help="report: the server install's PostgreSQL (postgresql://…) to read votes from",
@@ -347,7 +366,9 @@ def main(
                 args.embeddings_optional,
             )
         chosen = runtime() if runtime else None
-        report = build(args.site, args.out, args.base, args.version, embedding, chosen)
+        report = build(
+            args.site, args.out, args.base, args.version, embedding, chosen, args.llms_txt
+        )
         print(report.summary())
         return 0
     except WidgetError as err:
