@@ -107,7 +107,7 @@ def test_each_language_has_its_files_in_its_folder() -> None:
 
 
 def test_the_same_pages_in_any_order_give_the_same_bytes_and_the_base_prefixes_links() -> None:
-    _, extracted, files = _site("mkdocs-material")
+    _, extracted, files = _site("sphinx-furo-dirhtml")
     pages: dict[str, list[Section]] = {}
     for section in extracted.sections:
         pages.setdefault(section.page, []).append(section)
@@ -118,6 +118,7 @@ def test_the_same_pages_in_any_order_give_the_same_bytes_and_the_base_prefixes_l
     under = llms_files(based, main_language=extracted.report.main_language, base="/docs/")
     assert sorted(under) == sorted(files), "the files stay at the site folder's root"
     assert all(url.startswith("/docs/") for _, url in check_format(under["llms.txt"]))
+    assert under["llms.txt"] == files["llms.txt"].replace("](/", "](/docs/")
 
 
 def test_a_sites_own_llms_txt_is_kept_unless_the_owner_says_overwrite(tmp_path: Path) -> None:
