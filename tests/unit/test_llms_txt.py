@@ -8,12 +8,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from docs_panel.build.cli import main
 from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.llms_txt import WRITTEN_BY, llms_files, write_llms_files
 from docs_panel.core.docs_index import Section
@@ -144,3 +146,18 @@ def test_the_build_writes_the_demos_llms_txt_beside_its_pages(site: Site) -> Non
     assert ("Jobs", "/api/jobs.html") in links
     full = (site.root / "llms-full.txt").read_text(encoding="utf-8")
     assert "Source: /api/jobs.html\n\n# Jobs\n" in full and "## Retry a job\n" in full
+
+
+def test_the_build_command_writes_llms_txt_per_language_unless_told_to_skip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(GENERATORS / "sphinx-furo-dirhtml" / "site", site)
+    assert main(["build", str(site), "--llms-txt", "skip"]) == 0
+    assert "llms.txt: none written (--llms-txt skip)" in capsys.readouterr().out
+    assert not list(site.rglob("llms*.txt"))
+    assert main(["build", str(site)]) == 0
+    summary = capsys.readouterr().out
+    assert "llms.txt: wrote /fr/llms-full.txt, /fr/llms.txt, /llms-full.txt, /llms.txt" in summary
+    _, _, files = _site("sphinx-furo-dirhtml")
+    assert (site / "fr" / "llms.txt").read_text(encoding="utf-8") == files["fr/llms.txt"]
