@@ -6,7 +6,7 @@ It decides the tools' names, schemas and errors: an argument the tools refuse (t
 long, out of range) is a JSON-RPC invalid-params error naming the argument; an address
 the index lacks is a tool result marked as an error, which the agent reads. It never
 speaks a transport itself (stdio is ``agent.cli``'s, HTTP the server install's), never
-calls a model, and logs nothing of a query: ``Hooks.before_search`` is where a
+calls a model, and logs nothing of a query: ``before_search`` is where a
 transport limits, logs (redacted) and embeds::
 
     server = docs_server(AgentDocs(lambda: index))
@@ -16,7 +16,6 @@ transport limits, logs (redacted) and embeds::
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Final
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -51,13 +50,11 @@ BeforeSearch = Callable[[Context, str], Awaitable[Sequence[float] | None]]
 words only)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hooks:
-    before_search: BeforeSearch | None = None
-
-
-def docs_server(docs: AgentDocs, hooks: Hooks = Hooks(), *, version: str = "") -> MCPServer:
-    """An MCP server over ``docs``; ``hooks`` are the transport's (see :class:`Hooks`)."""
+def docs_server(
+    docs: AgentDocs, *, before_search: BeforeSearch | None = None, version: str = ""
+) -> MCPServer:
+    """An MCP server over ``docs``; ``before_search``: the transport's (see
+    :data:`BeforeSearch`)."""
     server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS, version=version)
     read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -82,8 +79,8 @@ def docs_server(docs: AgentDocs, hooks: Hooks = Hooks(), *, version: str = "") -
         except InputRefused as err:
             raise MCPError(INVALID_PARAMS, str(err)) from None
         vector = None
-        if hooks.before_search is not None:
-            vector = await hooks.before_search(ctx, query)
+        if before_search is not None:
+            vector = await before_search(ctx, query)
         return docs.search(query, scope, language, limit, vector)
 
     @server.tool(annotations=read_only)

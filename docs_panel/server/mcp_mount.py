@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from docs_panel.agent.mcp_server import Hooks, docs_server
+from docs_panel.agent.mcp_server import docs_server
 from docs_panel.agent.tools import AgentDocs
 from docs_panel.core.docs_index import DocsIndex
 from docs_panel.core.question_embedding import question_text
@@ -60,7 +60,7 @@ class McpMount:
     ) -> None:
         self.settings, self.index, self.start_app, self.ready = settings, index, start_app, ready
         self.limiter, self.proxies, self.embedder = limiter, proxies, embedder
-        self.server = docs_server(AgentDocs(index), Hooks(before_search=self.before_search))
+        self.server = docs_server(AgentDocs(index), before_search=self.before_search)
         # Origins are checked here, against the install's own list, before the SDK's
         # transport (whose Host allow-list a site behind any name cannot fill in).
         self.server.streamable_http_app(
