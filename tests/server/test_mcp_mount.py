@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -16,14 +18,17 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
+from docs_panel.build.cli import build
 from docs_panel.core.server_wire import QUESTION_CHARS
 from docs_panel.server.app import create_app
 from docs_panel.server.limits import Bucket, LimitSettings
 from docs_panel.server.mcp_mount import RATE_LIMITED
+from docs_panel.server.settings import Settings
 from tests.browser.conftest import Site
 from tests.server.test_app import settings_for
 from tests.server_install import running
 
+FURO = Path(__file__).parents[1] / "fixtures" / "generators" / "sphinx-furo-dirhtml" / "site"
 SECRET_IN_QUESTION = "sk-proj-" + "A1b2C3d4" * 6
 
 
@@ -143,3 +148,28 @@ def test_without_an_mcp_path_no_mcp_route_is_served(site: Site) -> None:
     app = create_app(settings_for(site, mcp_path=""))
     with running(app) as url, httpx.Client(base_url=url) as http:
         assert http.post("/mcp", json={}).status_code == 404
+
+
+def test_a_generator_sites_install_answers_agents_in_each_language(tmp_path: Path) -> None:
+    """Sphinx + Furo (dirhtml, English and French), built with the panel and served."""
+    root = tmp_path / "site"
+    shutil.copytree(FURO, root)
+    build(root, llms_txt="skip")
+    settings = Settings.from_environment(
+        environ={"DOCS_PANEL_SIGNING_KEYS": "k1:" + "s" * 32},
+        index=root / "docs-panel",
+        upstream="http://127.0.0.1:9/v1/chat/completions",  # never reached by an agent
+        model="server-model",
+        database=str(tmp_path / "votes.sqlite3"),
+    )
+
+    async def script(client: Client) -> None:
+        english = await search(client, query="install with pipx")
+        french = await search(client, query="installer avec pipx", language="fr")
+        assert english[0]["address"].startswith("/getting-started/install/")
+        assert french[0]["address"].startswith("/fr/getting-started/install/")
+        page = await client.read_resource("docs://page/fr/getting-started/install/index.html")
+        assert page.contents[0].text.startswith("# Installer Lumen\n")  # type: ignore[union-attr]
+
+    with running(create_app(settings)) as url:
+        agent(url, script)
