@@ -145,6 +145,8 @@ def test_a_generator_site_without_a_panel_build_is_indexed_and_searched_per_lang
         assert french[0]["address"].startswith("/fr/getting-started/install/")
         section = await call(client, "read_section", address=hits[0]["address"])
         assert section["language"] == "en"
+        served = await call(client, "read_section", address="/getting-started/install/")
+        assert served["address"] == "/getting-started/install/index.html", "as the site links it"
         read = json.dumps(section)
         for chrome in json.loads((FURO / "expected.json").read_text())["theme_text"]:
             assert chrome not in read
