@@ -119,10 +119,12 @@ def build(
     embedding: Embedding | None = None,
     runtime: Runtime | None = None,
     llms_txt: Mode = "write",
+    llms_md: bool = False,
 ) -> BuildReport:
     """Index ``site`` and write its panel folder, then its ``llms.txt`` files
-    (``llms_txt``: see ``llms_txt.MODES``); ``runtime`` None builds the runtime from
-    this checkout (cached), the wheel passes the one it carries."""
+    (``llms_txt``: see ``llms_txt.MODES``; ``llms_md``: each page's ``.md`` too);
+    ``runtime`` None builds the runtime from this checkout (cached), the wheel passes
+    the one it carries."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
@@ -135,7 +137,9 @@ def build(
     publish(files, out)
     main_language = extracted.report.main_language
     llms = write_llms_files(
-        llms_files(sections, main_language=main_language, base=base), site, llms_txt
+        llms_files(sections, main_language=main_language, base=base, pages_md=llms_md),
+        site,
+        llms_txt,
     )
     return BuildReport(
         out=out,
@@ -297,6 +301,11 @@ def main(
         "none (skip)",
     )
     parser.add_argument(
+        "--llms-md",
+        action="store_true",
+        help="build: also write each page's text as Markdown beside it (PAGE.html.md)",
+    )
+    parser.add_argument(
         "--database",
         metavar="URL",
         help="report: the server install's PostgreSQL (postgresql://…) to read votes from",
@@ -367,7 +376,14 @@ def main(
             )
         chosen = runtime() if runtime else None
         report = build(
-            args.site, args.out, args.base, args.version, embedding, chosen, args.llms_txt
+            args.site,
+            args.out,
+            args.base,
+            args.version,
+            embedding,
+            chosen,
+            args.llms_txt,
+            args.llms_md,
         )
         print(report.summary())
         return 0

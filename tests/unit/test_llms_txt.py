@@ -161,3 +161,25 @@ def test_the_build_command_writes_llms_txt_per_language_unless_told_to_skip(
     assert "llms.txt: wrote /fr/llms-full.txt, /fr/llms.txt, /llms-full.txt, /llms.txt" in summary
     _, _, files = _site("sphinx-furo-dirhtml")
     assert (site / "fr" / "llms.txt").read_text(encoding="utf-8") == files["fr/llms.txt"]
+
+
+def test_llms_md_writes_each_pages_markdown_beside_it_and_keeps_a_sites_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, extracted, _ = _site("sphinx-furo-dirhtml")
+    site = tmp_path / "site"
+    shutil.copytree(GENERATORS / "sphinx-furo-dirhtml" / "site", site)
+    own = site / "glossary" / "index.html.md"
+    own.write_text("# The glossary, by hand\n")
+    assert main(["build", str(site), "--llms-md"]) == 0
+    pages = {section.page for section in extracted.sections}
+    summary = capsys.readouterr().out
+    assert f"wrote {len(pages) - 1} pages' .md" in summary
+    assert f"from {len(pages)} pages" in summary, "a page's .md is not a page"
+    assert own.read_text() == "# The glossary, by hand\n"
+    for page in pages - {"/glossary/index.html"}:
+        text = (site / (page.lstrip("/") + ".md")).read_text(encoding="utf-8")
+        title = next(s.page_title for s in extracted.sections if s.page == page)
+        assert text.startswith(f"<!-- {WRITTEN_BY} -->\n\n# {title}\n"), page
+    install = (site / "getting-started/install/index.html.md").read_text(encoding="utf-8")
+    assert "pipx install lumen-sync" in install and "\n## Check the install\n" in install

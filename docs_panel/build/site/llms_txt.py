@@ -74,10 +74,12 @@ class _Page:
 
 
 def llms_files(
-    sections: Iterable[Section], *, main_language: str, base: str = "/"
+    sections: Iterable[Section], *, main_language: str, base: str = "/", pages_md: bool = False
 ) -> dict[str, str]:
     """The files by their path under the site's folder (``llms.txt``, ``fr/llms.txt``).
-    ``sections`` are addressed under ``base`` (the site's URL path), as the index's are."""
+    ``sections`` are addressed under ``base`` (the site's URL path), as the index's are.
+    ``pages_md``: also each page's text as Markdown beside it, at its address plus
+    ``.md`` (``guide/setup.html.md``), as llmstxt.org proposes."""
     by_language: dict[str, dict[str, list[Section]]] = {}
     for section in sections:
         language = section.language or main_language
@@ -94,6 +96,10 @@ def llms_files(
         index, full = _language_files(pages, top)
         files[folder + "llms.txt"] = index
         files[folder + "llms-full.txt"] = full
+        if pages_md:
+            for page in pages:
+                text = f"<!-- {WRITTEN_BY} -->\n\n{page_markdown(page.sections)}"
+                files[page.path[len(root) :] + ".md"] = text  # extract.PAGE_TEXT_SUFFIXES
     return files
 
 
@@ -186,8 +192,11 @@ class LlmsReport:
         if self.mode == "skip":
             return "llms.txt: none written (--llms-txt skip)"
         out = []
-        if self.written:
-            out.append("wrote " + ", ".join(f"/{name}" for name in self.written))
+        listed = [name for name in self.written if not name.endswith(".md")]
+        if listed:
+            out.append("wrote " + ", ".join(f"/{name}" for name in listed))
+        if len(listed) < len(self.written):
+            out.append(f"wrote {len(self.written) - len(listed)} pages' .md")
         if self.kept:
             out.append(
                 "kept the site's own "
