@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,10 @@ WRITTEN_BY: Final = "Written by docs-panel build from the site's pages."
 """The line that marks a file as ours: a file without it is the site's own."""
 DESCRIPTION_CHARS: Final = 160
 """A description is one line, a sentence at most, cut at a word before this."""
+SENTENCE_WORDS: Final = 4
+"""A line of fewer words ("Author:", "See also", ">>>") is a label, not a description."""
+# A sentence ends at a stop and a space, unless the stop ends an abbreviation.
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)\s+")
 
 
 def page_markdown(sections: Sequence[Section]) -> str:
@@ -113,7 +118,7 @@ def _common_folder(pages: Sequence[_Page], root: str) -> str:
 def _language_files(pages: Sequence[_Page], top: str) -> tuple[str, str]:
     home = next((page for page in pages if page_key(page.path) == page_key(top)), None)
     title = home.title if home else pages[0].title
-    summary = _sentence(_first_text(home)) if home else ""
+    summary = _description(home) if home else ""
     head = f"# {title}\n\n> {summary or title}\n\n{WRITTEN_BY}\n"
     groups = _groups(pages, top)
     blocks = [head]
@@ -156,24 +161,31 @@ def _group_title(folder: str, pages: Sequence[_Page], top: str) -> str:
 
 
 def _link(page: _Page) -> str:
-    description = _sentence(_first_text(page))
+    description = _description(page)
     link = f"- [{_escaped(page.title)}]({page.path})"
     return f"{link}: {description}" if description else link
 
 
-def _first_text(page: _Page) -> str:
-    return next((s.text for s in page.sections if s.text.strip()), "")
+def _description(page: _Page) -> str:
+    r"""The first sentence of the page's first line that reads as one (``SENTENCE_WORDS``
+    words or more, not a label ending in a colon), cut at a word; "" if none does.
 
-
-def _sentence(text: str) -> str:
-    """The first sentence of ``text``'s first line, on one line, cut at a word."""
-    line = " ".join(text.strip().split("\n", 1)[0].split())
-    for end in (". ", "? ", "! "):
-        if end in line:
-            line = line[: line.index(end) + 1]
-    if len(line) > DESCRIPTION_CHARS:
-        line = line[:DESCRIPTION_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-    return line
+    >>> page = _Page("/a.html", "A", (Section("/a.html", "A", "A",
+    ...     "Author:\nSee also\nUse it (e.g. Python) here. Then more."),))
+    >>> _description(page)
+    'Use it (e.g. Python) here.'
+    """
+    for section in page.sections:
+        for line in section.text.split("\n"):
+            words = line.split()
+            if len(words) < SENTENCE_WORDS or line.rstrip().endswith(":"):
+                continue
+            sentence = _SENTENCE_END.split(" ".join(words), maxsplit=1)[0]
+            if len(sentence) > DESCRIPTION_CHARS:
+                cut = sentence[:DESCRIPTION_CHARS].rsplit(" ", 1)[0]
+                sentence = cut.rstrip(",;:") + "…"
+            return sentence
+    return ""
 
 
 def _escaped(title: str) -> str:
