@@ -171,16 +171,20 @@ def _description(page: _Page) -> str:
     words or more, not a label ending in a colon), cut at a word; "" if none does.
 
     >>> page = _Page("/a.html", "A", (Section("/a.html", "A", "A",
-    ...     "Author:\nSee also\nUse it (e.g. Python) here. Then more."),))
+    ...     "Author:\nSee also\nWelcome! Use it (e.g. Python) here. Then more."),))
     >>> _description(page)
-    'Use it (e.g. Python) here.'
+    'Welcome! Use it (e.g. Python) here.'
     """
     for section in page.sections:
         for line in section.text.split("\n"):
             words = line.split()
             if len(words) < SENTENCE_WORDS or line.rstrip().endswith(":"):
                 continue
-            sentence = _SENTENCE_END.split(" ".join(words), maxsplit=1)[0]
+            sentences = _SENTENCE_END.split(" ".join(words))
+            taken = 1  # "Welcome!" alone says nothing: as many as make a sentence's words
+            while len(" ".join(sentences[:taken]).split()) < SENTENCE_WORDS:
+                taken += 1
+            sentence = " ".join(sentences[:taken])
             if len(sentence) > DESCRIPTION_CHARS:
                 cut = sentence[:DESCRIPTION_CHARS].rsplit(" ", 1)[0]
                 sentence = cut.rstrip(",;:") + "…"
