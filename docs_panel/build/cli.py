@@ -47,6 +47,7 @@ from docs_panel.build.site.embeddings import (
 )
 from docs_panel.build.site.extract import SiteReport, extract_site
 from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
+from docs_panel.build.site.llms_txt import MODES, LlmsReport, Mode, llms_files, write_llms_files
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.errors import WidgetError
@@ -77,6 +78,7 @@ class BuildReport:
     seconds: float
     site: SiteReport | None = None
     embedded: str = ""  # the embeddings model and dimension, if any
+    llms: LlmsReport | None = None
 
     def summary(self) -> str:
         """What was built, then what the site's pages gave (``SiteReport.lines``)."""
@@ -88,6 +90,8 @@ class BuildReport:
         lines = self.site.lines()[1:] if self.site else []
         if self.embedded:
             lines.insert(0, f"section vectors: {self.embedded} (hybrid retrieval)")
+        if self.llms:
+            lines.insert(0, self.llms.line())
         return "\n".join([head, *(f"  {line}" for line in lines)])
 
 
@@ -114,9 +118,13 @@ def build(
     version: str = "current",
     embedding: Embedding | None = None,
     runtime: Runtime | None = None,
+    llms_txt: Mode = "write",
+    llms_md: bool = False,
 ) -> BuildReport:
-    """Index ``site`` and write its panel folder; ``runtime`` None builds the runtime
-    from this checkout (cached), the wheel passes the one it carries."""
+    """Index ``site`` and write its panel folder, then its ``llms.txt`` files
+    (``llms_txt``: see ``llms_txt.MODES``; ``llms_md``: each page's ``.md`` too);
+    ``runtime`` None builds the runtime from this checkout (cached), the wheel passes
+    the one it carries."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version)
@@ -127,6 +135,12 @@ def build(
     index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
     files = with_gzip_twins(files)
     publish(files, out)
+    main_language = extracted.report.main_language
+    llms = write_llms_files(
+        llms_files(sections, main_language=main_language, base=base, pages_md=llms_md),
+        site,
+        llms_txt,
+    )
     return BuildReport(
         out=out,
         pages=len({s.address.split("#")[0] for s in sections}),
@@ -136,6 +150,7 @@ def build(
         seconds=time.perf_counter() - started,
         site=extracted.report,
         embedded=f"{vectors.model}, {vectors.dimension} dimensions" if vectors else "",
+        llms=llms,
     )
 
 
@@ -219,7 +234,11 @@ def main(
         from docs_panel.server.cli import main as server_main  # Starlette, uvicorn: only then
 
         return server_main(argv[1:], prog=f"{prog} server")
-    commands = ["build", "report", "server"]
+    if argv[:1] == ["mcp"]:  # the MCP SDK: only then
+        from docs_panel.agent.cli import main as mcp_main
+
+        return mcp_main(argv[1:], prog=f"{prog} mcp")
+    commands = ["build", "report", "server", "mcp"]
     if runtime is None:
         commands[1:1] = ["serve", "runtimes"]
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
@@ -228,7 +247,8 @@ def main(
         nargs="?",
         choices=commands,
         default="build",
-        help=f"server comes first, with flags of its own: {prog} server --help",
+        help=f"server and mcp come first, with flags of their own: {prog} server --help, "
+        f"{prog} mcp --help",
     )
     parser.add_argument(
         "path",
@@ -273,6 +293,19 @@ def main(
         help="if the embeddings server fails, build a lexical-only index (and say so)",
     )
     parser.add_argument(
+        "--llms-txt",
+        choices=MODES,
+        default="write",
+        help="build: write llms.txt and llms-full.txt at the site's root (and each "
+        "language's), keeping a site's own (write, the default), over it (overwrite), or "
+        "none (skip)",
+    )
+    parser.add_argument(
+        "--llms-md",
+        action="store_true",
+        help="build: also write each page's text as Markdown beside it (PAGE.html.md)",
+    )
+    parser.add_argument(
         "--database",
         metavar="URL",
         help="report: the server install's PostgreSQL (postgresql://…) to read votes from",
@@ -292,8 +325,10 @@ def main(
     )
     args = parser.parse_args(argv)
     try:
-        if args.command == "server":
-            parser.error(f"server takes its own flags after it: {prog} server --help")
+        if args.command in ("server", "mcp"):
+            parser.error(
+                f"{args.command} takes its own flags after it: {prog} {args.command} --help"
+            )
         if args.command == "report":
             source = args.database or (str(args.path) if args.path else None)
             if source is None or (args.database and args.path):
@@ -340,7 +375,16 @@ def main(
                 args.embeddings_optional,
             )
         chosen = runtime() if runtime else None
-        report = build(args.site, args.out, args.base, args.version, embedding, chosen)
+        report = build(
+            args.site,
+            args.out,
+            args.base,
+            args.version,
+            embedding,
+            chosen,
+            args.llms_txt,
+            args.llms_md,
+        )
         print(report.summary())
         return 0
     except WidgetError as err:

@@ -518,6 +518,19 @@ class DocsIndex:
     def __len__(self) -> int:
         return len(self._page_of)
 
+    def pages(self) -> list[tuple[str, str]]:
+        """Every page's ``(path, title)``, in the index's order."""
+        return list(zip(self._page_paths, self._page_titles, strict=True))
+
+    def page_sections(self, address: str) -> list[Section]:
+        """The sections of the page ``address`` is on, in reading order (none for a page
+        the index lacks; on a split index, once that page's text parts are added)."""
+        page = self._page_numbers.get(address.partition("#")[0])
+        if page is None:
+            return []
+        first, end = bisect_left(self._page_of, page), bisect_right(self._page_of, page)
+        return [self._section(number) for number in range(first, end)]
+
     def page_title(self, address: str) -> str | None:
         """The title of the page ``address`` is on, if the index has that page."""
         page = self._page_numbers.get(address.partition("#")[0])

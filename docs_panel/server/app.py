@@ -6,6 +6,8 @@ Routes, relative to where a site mounts it (the panel's ``server`` setting):
 - ``POST /feedback``: a vote report (the panel's ``feedbackEndpoint``), when a votes
   store is given.
 - ``GET /healthz``: the process is up. ``GET /readyz``: it has an index and can answer.
+- ``/mcp`` (``settings.mcp_path``): the docs' MCP server for agents, over Streamable HTTP
+  (``mcp_mount``), behind the same origin list, rate limits and request log.
 
 Refused before any work: a body over the cap (413), not ``application/json`` (415),
 an unknown field or a wrong type (400), a client over its rate limit (429 with
@@ -58,6 +60,7 @@ from docs_panel.server.limits import (
     open_limiter,
 )
 from docs_panel.server.limits import retry_after as retry_after_header
+from docs_panel.server.mcp_mount import McpMount
 from docs_panel.server.settings import Settings
 from docs_panel.server.upstream import upstream_client
 from docs_panel.server.votes import VotesError, VotesStore, open_votes
@@ -136,6 +139,17 @@ def create_app(
     client = upstream_client(settings)
     embedder = embedder_for(settings)
     context = Context(settings, panel.current_index, client, panel.counters, embeddings=embedder)
+    mcp = None
+    if settings.mcp_path:
+        mcp = McpMount(
+            settings,
+            panel.current_index,
+            lambda: start(),
+            lambda: panel.index is not None and not panel.stopping.is_set(),
+            limiter,
+            proxies,
+            embedder,
+        )
 
     async def start() -> None:
         """Load the index and open the votes store, once: from the lifespan when the app
@@ -151,6 +165,8 @@ def create_app(
             )
         await panel.reload_index()
         votes = await open_votes(settings.database, default_path=DEFAULT_VOTES)
+        if mcp is not None:
+            await mcp.start()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -159,6 +175,8 @@ def create_app(
             yield
         finally:
             panel.begin_shutdown()
+            if mcp is not None:
+                await mcp.stop()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
             await client.aclose()
@@ -238,6 +256,8 @@ def create_app(
         Route("/readyz", readyz, methods=["GET"]),
     ]
     routes.append(Route(FEEDBACK_PATH, feedback, methods=["POST"]))
+    if mcp is not None:
+        routes.append(Route(settings.mcp_path, mcp, methods=["GET", "POST", "DELETE"]))
     middleware = [Middleware(RequestLog)]
     if settings.origins:
         middleware.append(

@@ -99,6 +99,12 @@ def parser(prog: str = "build.py server") -> argparse.ArgumentParser:
     )
     p.add_argument("--vote-burst", type=float, default=VOTE_LIMITS.client.burst)
     p.add_argument(
+        "--mcp-path",
+        default="/mcp",
+        help="where the docs' MCP server answers agents, under the app's mount "
+        "(default %(default)s; '' serves none)",
+    )
+    p.add_argument(
         "--log-questions", action="store_true", help="log each question's (redacted) text"
     )
     p.add_argument(
@@ -123,6 +129,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         trusted_proxies=tuple(args.trusted_proxy),
         scopes=tuple(map(_scope, args.scope)),
         log_questions=args.log_questions,
+        mcp_path=args.mcp_path,
         embeddings=args.embeddings,
         embeddings_model=args.embeddings_model,
         timeouts=Timeouts(first_byte=args.timeout, idle=args.timeout),

@@ -62,6 +62,8 @@ class Settings:
     retrieval), as in the browser, when the index was built with vectors of its model."""
     embeddings_model: str = ""
     embeddings_key: str = field(default="", repr=False)
+    mcp_path: str = "/mcp"
+    """Where the app serves the docs' MCP server (Streamable HTTP); "" serves none."""
 
     def __post_init__(self) -> None:
         if not self.upstream.startswith(("http://", "https://")):
@@ -73,6 +75,8 @@ class Settings:
                 raise ConfigError(f"--embeddings {self.embeddings}: expected an http(s) URL")
             if not self.embeddings_model.strip():
                 raise ConfigError("--embeddings needs --embeddings-model NAME, the index's model")
+        if self.mcp_path and not (self.mcp_path.startswith("/") and len(self.mcp_path) > 1):
+            raise ConfigError(f"--mcp-path {self.mcp_path}: expected a path such as /mcp")
         for origin in self.origins:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise ConfigError(

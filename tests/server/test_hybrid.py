@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
+from mcp import Client
 from starlette.testclient import TestClient
 
 from docs_panel.build.cli import Embedding, build
@@ -20,6 +22,7 @@ from docs_panel.core.server_wire import ServerStreamDecoder, SourcesDelta
 from docs_panel.server.app import create_app
 from docs_panel.server.settings import Settings
 from tests.fake_embeddings import MODEL, FakeEmbeddings
+from tests.server_install import running
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
 QUESTION = "freeze the script for two seconds"  # words say datetime; the meaning, time.sleep
@@ -111,3 +114,31 @@ def test_a_failing_endpoint_leaves_the_words_ranking_and_one_log_line(
     problems = [r for r in caplog.records if r.getMessage().startswith("lexical ranking only")]
     assert len(problems) == 1 and cause in problems[0].problem  # type: ignore[attr-defined]
     assert QUESTION not in json.dumps([r.__dict__ for r in problems], default=str)
+
+
+def test_the_mcp_mount_ranks_by_meaning_as_the_panels_route_does(
+    index: Path, tmp_path: Path, fake: FakeEmbeddings
+) -> None:
+    """The same question through search_docs over HTTP: meaning ranks it as for /answer."""
+    fake.respond, fake.requests[:] = fake.vectors, []
+    settings = Settings.from_environment(
+        environ={"DOCS_PANEL_SIGNING_KEYS": "k1:" + "s" * 32},
+        index=index,
+        upstream="http://127.0.0.1:9/v1/chat/completions",  # never reached by an agent
+        model="server-model",
+        database=str(tmp_path / "votes.sqlite3"),
+        embeddings=fake.url,
+        embeddings_model=MODEL,
+    )
+    found: list[str] = []
+
+    async def search(url: str) -> None:
+        async with Client(url + "/mcp") as client:
+            result = await client.call_tool("search_docs", {"query": QUESTION})
+            assert result.structured_content is not None
+            found.extend(hit["address"] for hit in result.structured_content["result"])
+
+    with running(create_app(settings)) as url:
+        anyio.run(search, url)
+    assert found[0] == "/time.html#time.sleep"
+    assert fake.requests == [{"model": MODEL, "input": [QUESTION]}]

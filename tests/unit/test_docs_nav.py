@@ -30,11 +30,11 @@ def test_a_new_page_joins_the_nav_and_the_others_keep_their_place(tmp_path: Path
     before = nav_of(DOCS)
     docs = tmp_path / "docs"
     shutil.copytree(DOCS, docs)
-    (docs / "llms-txt.md").write_text("# llms.txt\n", encoding="utf-8")
+    (docs / "a-new-page.md").write_text("# A new page\n", encoding="utf-8")
     (docs / "decisions" / "9999-a-new-finding.md").write_text("# 9999\n", encoding="utf-8")
 
     after = nav_of(docs)
 
     (decisions,) = [item for item in before if isinstance(item, dict) and "Decisions" in item]
     decisions["Decisions"].append("decisions/9999-a-new-finding.md")
-    assert after == [*before, {"More": ["llms-txt.md"]}]
+    assert after == [*before, {"More": ["a-new-page.md"]}]

@@ -45,6 +45,9 @@ from docs_panel.core.docs_index import Section
 from docs_panel.core.errors import DocsIndexError
 
 PAGE_SUFFIXES = (".html", ".htm", ".md")
+#: A page's text beside it (``guide.html.md``, llmstxt.org's convention, which
+#: ``build.py --llms-md`` writes): a copy of that page, never a page of its own.
+PAGE_TEXT_SUFFIXES = (".html.md", ".htm.md")
 #: Sphinx's build folders that hold assets and sources, not pages.
 SKIPPED_FOLDERS = frozenset({"_static", "_sources", "_images", "_downloads"})
 #: A section's text this long or longer that repeats another's is a copy;
@@ -312,7 +315,9 @@ def _page_files(root: Path, exclude: Path | None) -> list[Path]:
         found += (
             Path(folder, name)
             for name in files
-            if name.lower().endswith(PAGE_SUFFIXES) and not name.startswith(".")
+            if name.lower().endswith(PAGE_SUFFIXES)
+            and not name.lower().endswith(PAGE_TEXT_SUFFIXES)
+            and not name.startswith(".")
         )
     return sorted(found, key=lambda path: path.relative_to(root).as_posix())
 
