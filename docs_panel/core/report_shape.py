@@ -3,7 +3,8 @@
 
 Every field is required and no other is taken; each has a type and a bound, and the
 first one that fails names itself in the :class:`ReportError`. Nothing is trimmed or
-guessed: a report is stored as it was sent, or refused, and an error never quotes
+guessed: a report is stored as it was sent (its reader's text passed through the
+redactor again, since any client may post one), or refused, and an error never quotes
 what the report says::
 
     >>> report = parse_report(b'{"id": "9f2c41d07ab3e815", "vote": "up", "reasons": [],'
@@ -32,6 +33,7 @@ from typing import Final
 from docs_panel.core.errors import WidgetError
 from docs_panel.core.feedback import REASON_IDS, SENTENCE_LIMIT
 from docs_panel.core.history import QUOTE_LIMIT
+from docs_panel.core.redact import redact_text
 
 MAX_REPORT_BYTES: Final = 128 * 1024
 """A report's body at most; the panel's are a few KB (its answer is most of it)."""
@@ -135,6 +137,9 @@ FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
     ),
 }
 """The allow-list: every field of a report, its check, and what the check wants."""
+READER_TEXT: Final = ("sentence", "question", "quote", "answer", "page_url")
+"""The fields a reader wrote (or whose address may carry a token), redacted before a
+report is stored."""
 
 
 def validate_report(value: object) -> Report:
@@ -152,6 +157,7 @@ def validate_report(value: object) -> Report:
             raise ReportError(f"{name}: expected {wanted}, got {_shown(value[name])}")
     if value["vote"] != "down" and (value["reasons"] or value["sentence"]):
         raise ReportError('reasons, sentence: only a "down" vote carries them')
+    value = value | {name: redact_text(value[name]) for name in READER_TEXT}
     body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return Report(id=value["id"], vote=value["vote"], voted_at=value["voted_at"], body=body)
 

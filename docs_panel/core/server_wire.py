@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
 from typing import Final
 
 from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
+from docs_panel.core.redact import redact_text
 from docs_panel.core.signing import MAX_TOKEN_CHARS
 from docs_panel.core.stream import ChatDelta, ChatStreamDecoder, SSEEvent
 
@@ -140,6 +141,23 @@ def parse_question(body: bytes) -> ServerQuestion:
     if not str(values["question"]).strip():
         raise RequestError(400, "question is blank")
     return ServerQuestion(**values)  # type: ignore[arg-type]
+
+
+def redacted(asked: ServerQuestion) -> ServerQuestion:
+    """``asked`` with every text a client wrote passed through the redactor: the server
+    logs, embeds and sends upstream only this, whoever the client is (a panel has
+    redacted already; a script posting to the server has not)."""
+    return replace(
+        asked,
+        question=redact_text(asked.question),
+        quote=redact_text(asked.quote),
+        instruction=redact_text(asked.instruction),
+        page_url=redact_text(asked.page_url),
+        history=tuple(
+            Exchange(redact_text(e.question), redact_text(e.answer), redact_text(e.quote))
+            for e in asked.history
+        ),
+    )
 
 
 def _exchange(raw: object) -> Exchange:
