@@ -30,9 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from docs_panel.core.caps import PAGE_URL_CHARS, QUOTE_CHARS, SENTENCE_CHARS
 from docs_panel.core.errors import WidgetError
-from docs_panel.core.feedback import REASON_IDS, SENTENCE_LIMIT
-from docs_panel.core.history import QUOTE_LIMIT
+from docs_panel.core.feedback import REASON_IDS
 from docs_panel.core.redact import redact_text
 
 MAX_REPORT_BYTES: Final = 128 * 1024
@@ -40,7 +40,7 @@ MAX_REPORT_BYTES: Final = 128 * 1024
 TEXT_LIMIT: Final = 32_000
 """Characters of a question or an answer."""
 ADDRESS_LIMIT: Final = 2_048
-"""Characters of a section address, a source title or the page's URL."""
+"""Characters of a section address or a source title."""
 LIST_LIMIT: Final = 100
 """Items in ``sources`` or ``retrieved``."""
 SCOPE_LIMIT: Final = 64
@@ -109,9 +109,9 @@ FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
     ),
     "vote": (lambda v: v in ("up", "down", None), '"up", "down" or null'),
     "reasons": (_reasons, f"a list of distinct reasons from {sorted(REASON_IDS)}"),
-    "sentence": (_text(SENTENCE_LIMIT), f"a string of at most {SENTENCE_LIMIT} characters"),
+    "sentence": (_text(SENTENCE_CHARS), f"a string of at most {SENTENCE_CHARS} characters"),
     "question": (_text(TEXT_LIMIT), f"a string of at most {TEXT_LIMIT} characters"),
-    "quote": (_text(QUOTE_LIMIT), f"a string of at most {QUOTE_LIMIT} characters"),
+    "quote": (_text(QUOTE_CHARS), f"a string of at most {QUOTE_CHARS} characters"),
     "answer": (_text(TEXT_LIMIT), f"a string of at most {TEXT_LIMIT} characters"),
     "sources": (
         lambda v: isinstance(v, list) and len(v) <= LIST_LIMIT and all(map(_source, v)),
@@ -130,7 +130,7 @@ FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
         'null or {"top_score": number, "threshold": number}',
     ),
     "retrieved": (_texts(ADDRESS_LIMIT), f"a list of at most {LIST_LIMIT} addresses"),
-    "page_url": (_text(ADDRESS_LIMIT), f"a string of at most {ADDRESS_LIMIT} characters"),
+    "page_url": (_text(PAGE_URL_CHARS), f"a string of at most {PAGE_URL_CHARS} characters"),
     "voted_at": (
         lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_MILLIS,
         "epoch milliseconds (a whole number)",

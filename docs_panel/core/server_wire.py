@@ -33,6 +33,15 @@ from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
 from typing import Final
 
+from docs_panel.core.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    PAGE_URL_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+    SHORT_CHARS,
+)
 from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
 from docs_panel.core.redact import redact_text
@@ -45,15 +54,6 @@ FEEDBACK_PATH: Final = "/feedback"
 """Appended to ``server``: where votes go when ``feedbackEndpoint`` is not set."""
 CONTENT_TYPE: Final = "application/json"
 
-BODY_LIMIT: Final = 64 * 1024
-"""Bytes of a question's request body; more is refused with 413 unread."""
-QUESTION_CHARS: Final = 2_000
-TEXT_CHARS: Final = 4_000
-"""Each of quote, instruction, page URL, and each earlier question or answer."""
-SHORT_CHARS: Final = 100
-"""Scope id and language tag."""
-HISTORY_LIMIT: Final = 3
-"""Earlier questions and answers a follow-up carries (``answers.HISTORY_TURNS``)."""
 
 SOURCES_EVENT: Final = "sources"
 CITATIONS_EVENT: Final = "citations"
@@ -85,18 +85,31 @@ class ServerQuestion:
     citations: str = ""
 
 
-# Each field: its JSON type and its cap (characters, or entries for history).
+# Each field: its JSON type and its cap (characters, or entries for history), the
+# panel's own (``caps``), so whatever the panel sends the server takes.
 _FIELDS: Final = {
     "question": (str, QUESTION_CHARS),
     "scope": (str, SHORT_CHARS),
-    "quote": (str, TEXT_CHARS),
-    "instruction": (str, TEXT_CHARS),
-    "page_url": (str, TEXT_CHARS),
+    "quote": (str, QUOTE_CHARS),
+    "instruction": (str, INSTRUCTION_CHARS),
+    "page_url": (str, PAGE_URL_CHARS),
     "language": (str, SHORT_CHARS),
-    "history": (list, HISTORY_LIMIT),
+    "history": (list, HISTORY_TURNS),
     "citations": (str, MAX_TOKEN_CHARS),
 }
-_EXCHANGE_FIELDS: Final = {"question": TEXT_CHARS, "answer": TEXT_CHARS, "quote": TEXT_CHARS}
+_EXCHANGE_FIELDS: Final = {
+    "question": QUESTION_CHARS,
+    "answer": HISTORY_ANSWER_CHARS,
+    "quote": QUOTE_CHARS,
+}
+_JSON_BYTES_PER_CHAR: Final = 12
+"""The most bytes JSON spends on one character: an astral one as two ``\\uXXXX``."""
+BODY_LIMIT: Final = 4096 + _JSON_BYTES_PER_CHAR * (
+    sum(cap for kind, cap in _FIELDS.values() if kind is str)
+    + HISTORY_TURNS * sum(_EXCHANGE_FIELDS.values())
+)
+"""Bytes of a question's request body: every field at its cap, however the panel's
+JSON escapes it, and room for the keys; more is refused with 413 unread."""
 
 
 def question_body(asked: ServerQuestion) -> dict[str, object]:

@@ -11,7 +11,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 from playwright.sync_api import ConsoleMessage, Locator, Page, expect
 
-from docs_panel.core.history import QUESTION_LIMIT
+from docs_panel.core.caps import QUESTION_CHARS
 from docs_panel.core.i18n import table
 from docs_panel.core.page_api import EVENTS
 from tests.browser.a11y import axe_violations
@@ -230,7 +230,7 @@ def test_a_deep_link_asks_once_masked_and_leaves_the_address_bar(
 
 def test_a_huge_hostile_deep_link_is_capped_and_shown_as_text(page: Page, site: Site) -> None:
     """A 54,000-character value (about what a server takes in a request line) with markup
-    in it: a question of QUESTION_LIMIT characters, drawn as text; a parameter named by
+    in it: a question of QUESTION_CHARS characters, drawn as text; a parameter named by
     askParam; null turns links off."""
     hostile = '<img src=x onerror="window.__ran=1">' + "retry " * 9_000
     url = site.page_with_config("deep-huge", '{chat: false, askParam: "q"}')
@@ -238,8 +238,8 @@ def test_a_huge_hostile_deep_link_is_capped_and_shown_as_text(page: Page, site: 
     expect(page.get_by_role("list", name="Search results")).to_have_count(
         1, timeout=READY_TIMEOUT_MS
     )
-    settled = settled_archive(page, [[hostile.strip()[:QUESTION_LIMIT].rstrip()]])
-    assert len(settled[0][0]) <= QUESTION_LIMIT
+    settled = settled_archive(page, [[hostile.strip()[:QUESTION_CHARS].rstrip()]])
+    assert len(settled[0][0]) <= QUESTION_CHARS
     assert page.evaluate("window.__ran") is None
     assert page.url == url
     # A new tab: this one would restore its conversation (and load the runtimes).
