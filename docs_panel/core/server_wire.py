@@ -46,6 +46,7 @@ from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
 from docs_panel.core.redact import redact_text
 from docs_panel.core.signing import MAX_TOKEN_CHARS
+from docs_panel.core.site_links import may_link
 from docs_panel.core.stream import ChatDelta, ChatStreamDecoder, SSEEvent
 
 ANSWER_PATH: Final = "/answer"
@@ -284,6 +285,8 @@ def _source(entry: object) -> Source:
     if isinstance(entry, dict):
         address, title, ref = entry.get("address"), entry.get("title"), entry.get("ref")
         if isinstance(address, str) and isinstance(title, str) and type(ref) is int:
+            if not may_link(address):
+                raise StreamError("the server sent a source that is not a path on this site")
             return Source(address=address, title=title, ref=ref)
     raise StreamError("a source in the server's sources event has an unknown shape")
 

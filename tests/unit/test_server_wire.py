@@ -137,3 +137,11 @@ def test_a_token_event_is_what_json_dumps_gives_for_the_whole_chunk(text: str, k
     dumped = json.dumps(whole, ensure_ascii=False, separators=(",", ":"))
     made = content_event(text) if kind == "content" else reasoning_event(text)
     assert made == f"data: {dumped}\n\n".encode()
+
+
+@pytest.mark.parametrize("address", ["/\t/evil.example/x", "//evil.example/x", "https://e.x/"])
+def test_a_source_the_panel_may_not_link_ends_the_stream(address: str) -> None:
+    """A server's sources are held to the panel's link rule: one that would leave the
+    site ends the stream (the panel shows its own search results)."""
+    with pytest.raises(StreamError, match="not a path on this site"):
+        ServerStreamDecoder().feed(sources_event((Source(address, "X", 1),), answering=True))
