@@ -26,12 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
+from docs_panel.core.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+)
 from docs_panel.core.citations import CITATION
 from docs_panel.core.config import Config
 from docs_panel.core.docs_index import DocsIndex, Hit, Section
 from docs_panel.core.history import (
-    QUESTION_LIMIT,
-    QUOTE_LIMIT,
     Conversation,
     Gate,
     ResultItem,
@@ -49,10 +54,6 @@ PRIMED_SECTIONS: Final = 3
 """Sections the previous answer cited, added on a follow-up."""
 SECTION_CHARS: Final = 1_500
 """Text of one section in the prompt; the start of a section carries its point."""
-HISTORY_TURNS: Final = 3
-"""Earlier questions and answers of the conversation sent with a follow-up."""
-HISTORY_ANSWER_CHARS: Final = 1_200
-"""Characters of each earlier answer sent along."""
 FALLBACK_SOURCES: Final = 3
 """Sources listed for an answer that cites nothing: the sections it was drawn from."""
 
@@ -166,23 +167,29 @@ class Plan:
 
 def asked_question(question: str) -> str:
     """A question as it is stored and sent: credentials masked first, then cut to
-    ``QUESTION_LIMIT`` characters (a cut before masking could leave half a secret).
+    ``QUESTION_CHARS`` characters (a cut before masking could leave half a secret).
 
     >>> asked = asked_question("token=ghp_Zx9Kq2Lm7Pw4Rt8Yb3Nc6Vd1Fg5Hj0Ks2Qe9 " + "x" * 5000)
     >>> "ghp_" in asked, len(asked)
     (False, 4000)
     """
-    return redact_text(question).strip()[:QUESTION_LIMIT].rstrip()
+    return redact_text(question).strip()[:QUESTION_CHARS].rstrip()
+
+
+def reader_instruction(instruction: str) -> str:
+    """The reader's instruction as a question carries it: credentials masked, then cut
+    to ``INSTRUCTION_CHARS`` characters."""
+    return redact_text(instruction).strip()[:INSTRUCTION_CHARS].rstrip()
 
 
 def quote_passage(selected: str) -> str:
     """A passage selected on the page as a question carries it: credentials masked,
-    whitespace collapsed, at most ``QUOTE_LIMIT`` characters.
+    whitespace collapsed, at most ``QUOTE_CHARS`` characters.
 
     >>> quote_passage("  Retry   a\\n\\n job  ")
     'Retry a job'
     """
-    return " ".join(redact_text(selected).split())[:QUOTE_LIMIT].rstrip()
+    return " ".join(redact_text(selected).split())[:QUOTE_CHARS].rstrip()
 
 
 def _title(section: Section) -> str:
@@ -313,7 +320,7 @@ def chat_request(
     earlier = [turn for turn in previous.turns if turn.answer] if previous else []
     for turn in earlier[-HISTORY_TURNS:]:
         messages.append({"role": "user", "content": _user_message(turn.question, turn.quote)})
-        messages.append({"role": "assistant", "content": _clip(turn.answer, HISTORY_ANSWER_CHARS)})
+        messages.append({"role": "assistant", "content": earlier_answer(turn.answer)})
     asked = _user_message(plan.question, plan.quote)
     if instruction and instruction_as_user:
         asked = f"{READER_INSTRUCTION}{instruction}\n\n{asked}"
@@ -342,5 +349,11 @@ def _user_message(question: str, quote: str) -> str:
     return f"About this passage:\n{quoted}\n\n{question}"
 
 
+def earlier_answer(text: str) -> str:
+    """An earlier answer as a follow-up carries it: at most ``HISTORY_ANSWER_CHARS``."""
+    return _clip(text, HISTORY_ANSWER_CHARS)
+
+
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+    """``text`` in at most ``limit`` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Final
 
+from docs_panel.core.caps import SENTENCE_CHARS
 from docs_panel.core.config import FeedbackSend
 from docs_panel.core.history import Turn, Vote, utf16_bytes
 
@@ -35,8 +36,6 @@ REASONS: Final = ("wrong", "outdated", "not_asked", "missing_source", "hard_to_r
 """The reasons a "down" vote may tick, by id (the panel shows each as its language's
 ``reason_<id>``). Any other id is dropped."""
 REASON_IDS: Final = frozenset(REASONS)
-SENTENCE_LIMIT: Final = 1_000
-"""Characters of the reader's sentence kept and sent."""
 LOG_ENTRIES: Final = 200
 LOG_BYTES: Final = 256 * 1024
 """The log's bounds: entries, and bytes as the browser counts them (UTF-16 x 2)."""
@@ -61,7 +60,7 @@ def cast_vote(
         vote=vote,
         vote_id=turn.vote_id or new_id(),
         reasons=tuple(r for r in dict.fromkeys(reasons) if r in REASON_IDS) if down else (),
-        sentence=" ".join(sentence.split())[:SENTENCE_LIMIT] if down else "",
+        sentence=" ".join(sentence.split())[:SENTENCE_CHARS] if down else "",
     )
 
 

@@ -50,12 +50,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Final, Literal, TypeVar, cast, get_args
 
+from docs_panel.core.caps import QUOTE_CHARS
 from docs_panel.core.errors import StorageError
 
 SCHEMA_VERSION: Final = 3
-QUOTE_LIMIT: Final = 500
-QUESTION_LIMIT: Final = 4000
-"""A question's characters once redacted, typed or arriving by a deep link (``?ask=``)."""
 _MAX_MILLIS: Final = 2**53 - 1  # Number.MAX_SAFE_INTEGER: times are JavaScript numbers
 _MAX_REF: Final = 999  # citations are [1] to [999]
 
@@ -98,7 +96,7 @@ class Turn:
     """One question and its answer, as stored (contract §4).
 
     ``question`` and ``quote`` arrive already redacted; ``quote`` is cut to
-    ``QUOTE_LIMIT`` characters here, so every turn holds the bound however it was
+    ``QUOTE_CHARS`` characters here, so every turn holds the bound however it was
     made. ``results`` is empty except for turns answered with search results.
     """
 
@@ -121,8 +119,8 @@ class Turn:
     sent back with a follow-up; empty for answers made in the browser."""
 
     def __post_init__(self) -> None:
-        if len(self.quote) > QUOTE_LIMIT:
-            object.__setattr__(self, "quote", self.quote[:QUOTE_LIMIT])
+        if len(self.quote) > QUOTE_CHARS:
+            object.__setattr__(self, "quote", self.quote[:QUOTE_CHARS])
 
     @property
     def key(self) -> tuple[int, str]:

@@ -52,6 +52,7 @@ from docs_panel.core.history import (
 )
 from docs_panel.core.protocol import IMPORT_FILE_LIMIT
 from docs_panel.core.redact import redact_text
+from docs_panel.core.site_links import may_link
 
 FORMAT: Final = "docs-panel.conversations"
 """The ``format`` field that says a JSON file is one of ours."""
@@ -108,16 +109,11 @@ def export_file(
     return ExportFile(file_name(origin, now_ms), compact_json(document))
 
 
-def _site_path(address: str) -> bool:
-    """An address the panel may link: a path on this site (``/api/x.html#y``) only."""
-    return address.startswith("/") and not address.startswith("//") and "\\" not in address
-
-
 def _checked(conversation: Conversation) -> Conversation:
     turns = []
     for turn in conversation.turns:
         addresses = [s.address for s in turn.sources] + [r.address for r in turn.results]
-        if not all(map(_site_path, addresses)):
+        if not all(map(may_link, addresses)):
             raise ImportRefused("damaged", f"{conversation.id}: a link that is not on this site")
         turns.append(
             replace(

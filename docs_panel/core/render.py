@@ -46,6 +46,7 @@ from markdown_it.token import Token
 
 from docs_panel.core.citations import CITATION
 from docs_panel.core.errors import ConfigError
+from docs_panel.core.site_links import may_link
 
 ALLOWED_TAGS: Final = frozenset(
     {
@@ -191,6 +192,8 @@ class _Site:
             return _Target(url, None)
         if kind not in ("", *_DEFAULT_PORTS):
             return None
+        if url.startswith("/") and not url.startswith("//") and not may_link(url):
+            return None  # a site path a server could read as another ("/a%2F%2Fb")
         absolute = urljoin(self.origin + "/", url)
         parts = urlsplit(absolute)
         try:
@@ -234,7 +237,7 @@ def _citation_tokens(text: str, site: _Site, cite: Cite) -> list[Token]:
     start = 0
     for match in CITATION.finditer(text):
         address = cite(int(match[1]))
-        target = site.target(address) if address is not None else None
+        target = site.target(address) if address is not None and may_link(address) else None
         # Only to a page of this site that is still in the index.
         if target is None or target.page is None or not site.page_exists(target.page):
             continue

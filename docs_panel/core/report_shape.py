@@ -3,7 +3,8 @@
 
 Every field is required and no other is taken; each has a type and a bound, and the
 first one that fails names itself in the :class:`ReportError`. Nothing is trimmed or
-guessed: a report is stored as it was sent, or refused, and an error never quotes
+guessed: a report is stored as it was sent (its reader's text passed through the
+redactor again, since any client may post one), or refused, and an error never quotes
 what the report says::
 
     >>> report = parse_report(b'{"id": "9f2c41d07ab3e815", "vote": "up", "reasons": [],'
@@ -29,16 +30,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from docs_panel.core.caps import PAGE_URL_CHARS, QUOTE_CHARS, SENTENCE_CHARS
 from docs_panel.core.errors import WidgetError
-from docs_panel.core.feedback import REASON_IDS, SENTENCE_LIMIT
-from docs_panel.core.history import QUOTE_LIMIT
+from docs_panel.core.feedback import REASON_IDS
+from docs_panel.core.redact import redact_text
 
 MAX_REPORT_BYTES: Final = 128 * 1024
 """A report's body at most; the panel's are a few KB (its answer is most of it)."""
 TEXT_LIMIT: Final = 32_000
 """Characters of a question or an answer."""
 ADDRESS_LIMIT: Final = 2_048
-"""Characters of a section address, a source title or the page's URL."""
+"""Characters of a section address or a source title."""
 LIST_LIMIT: Final = 100
 """Items in ``sources`` or ``retrieved``."""
 SCOPE_LIMIT: Final = 64
@@ -107,9 +109,9 @@ FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
     ),
     "vote": (lambda v: v in ("up", "down", None), '"up", "down" or null'),
     "reasons": (_reasons, f"a list of distinct reasons from {sorted(REASON_IDS)}"),
-    "sentence": (_text(SENTENCE_LIMIT), f"a string of at most {SENTENCE_LIMIT} characters"),
+    "sentence": (_text(SENTENCE_CHARS), f"a string of at most {SENTENCE_CHARS} characters"),
     "question": (_text(TEXT_LIMIT), f"a string of at most {TEXT_LIMIT} characters"),
-    "quote": (_text(QUOTE_LIMIT), f"a string of at most {QUOTE_LIMIT} characters"),
+    "quote": (_text(QUOTE_CHARS), f"a string of at most {QUOTE_CHARS} characters"),
     "answer": (_text(TEXT_LIMIT), f"a string of at most {TEXT_LIMIT} characters"),
     "sources": (
         lambda v: isinstance(v, list) and len(v) <= LIST_LIMIT and all(map(_source, v)),
@@ -128,13 +130,16 @@ FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
         'null or {"top_score": number, "threshold": number}',
     ),
     "retrieved": (_texts(ADDRESS_LIMIT), f"a list of at most {LIST_LIMIT} addresses"),
-    "page_url": (_text(ADDRESS_LIMIT), f"a string of at most {ADDRESS_LIMIT} characters"),
+    "page_url": (_text(PAGE_URL_CHARS), f"a string of at most {PAGE_URL_CHARS} characters"),
     "voted_at": (
         lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_MILLIS,
         "epoch milliseconds (a whole number)",
     ),
 }
 """The allow-list: every field of a report, its check, and what the check wants."""
+READER_TEXT: Final = ("sentence", "question", "quote", "answer", "page_url")
+"""The fields a reader wrote (or whose address may carry a token), redacted before a
+report is stored."""
 
 
 def validate_report(value: object) -> Report:
@@ -152,6 +157,7 @@ def validate_report(value: object) -> Report:
             raise ReportError(f"{name}: expected {wanted}, got {_shown(value[name])}")
     if value["vote"] != "down" and (value["reasons"] or value["sentence"]):
         raise ReportError('reasons, sentence: only a "down" vote carries them')
+    value = value | {name: redact_text(value[name]) for name in READER_TEXT}
     body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return Report(id=value["id"], vote=value["vote"], voted_at=value["voted_at"], body=body)
 

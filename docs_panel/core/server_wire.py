@@ -29,13 +29,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
 from typing import Final
 
+from docs_panel.core.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    PAGE_URL_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+    SHORT_CHARS,
+)
 from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
+from docs_panel.core.redact import redact_text
 from docs_panel.core.signing import MAX_TOKEN_CHARS
+from docs_panel.core.site_links import may_link
 from docs_panel.core.stream import ChatDelta, ChatStreamDecoder, SSEEvent
 
 ANSWER_PATH: Final = "/answer"
@@ -44,15 +55,6 @@ FEEDBACK_PATH: Final = "/feedback"
 """Appended to ``server``: where votes go when ``feedbackEndpoint`` is not set."""
 CONTENT_TYPE: Final = "application/json"
 
-BODY_LIMIT: Final = 64 * 1024
-"""Bytes of a question's request body; more is refused with 413 unread."""
-QUESTION_CHARS: Final = 2_000
-TEXT_CHARS: Final = 4_000
-"""Each of quote, instruction, page URL, and each earlier question or answer."""
-SHORT_CHARS: Final = 100
-"""Scope id and language tag."""
-HISTORY_LIMIT: Final = 3
-"""Earlier questions and answers a follow-up carries (``answers.HISTORY_TURNS``)."""
 
 SOURCES_EVENT: Final = "sources"
 CITATIONS_EVENT: Final = "citations"
@@ -84,18 +86,31 @@ class ServerQuestion:
     citations: str = ""
 
 
-# Each field: its JSON type and its cap (characters, or entries for history).
+# Each field: its JSON type and its cap (characters, or entries for history), the
+# panel's own (``caps``), so whatever the panel sends the server takes.
 _FIELDS: Final = {
     "question": (str, QUESTION_CHARS),
     "scope": (str, SHORT_CHARS),
-    "quote": (str, TEXT_CHARS),
-    "instruction": (str, TEXT_CHARS),
-    "page_url": (str, TEXT_CHARS),
+    "quote": (str, QUOTE_CHARS),
+    "instruction": (str, INSTRUCTION_CHARS),
+    "page_url": (str, PAGE_URL_CHARS),
     "language": (str, SHORT_CHARS),
-    "history": (list, HISTORY_LIMIT),
+    "history": (list, HISTORY_TURNS),
     "citations": (str, MAX_TOKEN_CHARS),
 }
-_EXCHANGE_FIELDS: Final = {"question": TEXT_CHARS, "answer": TEXT_CHARS, "quote": TEXT_CHARS}
+_EXCHANGE_FIELDS: Final = {
+    "question": QUESTION_CHARS,
+    "answer": HISTORY_ANSWER_CHARS,
+    "quote": QUOTE_CHARS,
+}
+_JSON_BYTES_PER_CHAR: Final = 12
+"""The most bytes JSON spends on one character: an astral one as two ``\\uXXXX``."""
+BODY_LIMIT: Final = 4096 + _JSON_BYTES_PER_CHAR * (
+    sum(cap for kind, cap in _FIELDS.values() if kind is str)
+    + HISTORY_TURNS * sum(_EXCHANGE_FIELDS.values())
+)
+"""Bytes of a question's request body: every field at its cap, however the panel's
+JSON escapes it, and room for the keys; more is refused with 413 unread."""
 
 
 def question_body(asked: ServerQuestion) -> dict[str, object]:
@@ -140,6 +155,23 @@ def parse_question(body: bytes) -> ServerQuestion:
     if not str(values["question"]).strip():
         raise RequestError(400, "question is blank")
     return ServerQuestion(**values)  # type: ignore[arg-type]
+
+
+def redacted(asked: ServerQuestion) -> ServerQuestion:
+    """``asked`` with every text a client wrote passed through the redactor: the server
+    logs, embeds and sends upstream only this, whoever the client is (a panel has
+    redacted already; a script posting to the server has not)."""
+    return replace(
+        asked,
+        question=redact_text(asked.question),
+        quote=redact_text(asked.quote),
+        instruction=redact_text(asked.instruction),
+        page_url=redact_text(asked.page_url),
+        history=tuple(
+            Exchange(redact_text(e.question), redact_text(e.answer), redact_text(e.quote))
+            for e in asked.history
+        ),
+    )
 
 
 def _exchange(raw: object) -> Exchange:
@@ -253,6 +285,8 @@ def _source(entry: object) -> Source:
     if isinstance(entry, dict):
         address, title, ref = entry.get("address"), entry.get("title"), entry.get("ref")
         if isinstance(address, str) and isinstance(title, str) and type(ref) is int:
+            if not may_link(address):
+                raise StreamError("the server sent a source that is not a path on this site")
             return Source(address=address, title=title, ref=ref)
     raise StreamError("a source in the server's sources event has an unknown shape")
 

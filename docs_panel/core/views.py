@@ -17,6 +17,7 @@ from __future__ import annotations
 from docs_panel.core.docs_index import DocsIndex
 from docs_panel.core.history import Conversation, ListRow, ResultItem, Source, Turn
 from docs_panel.core.i18n import relative_time
+from docs_panel.core.site_links import may_link
 
 
 def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, object]:
@@ -55,15 +56,23 @@ def feedback_view(turn: Turn) -> dict[str, object]:
 
 
 def source_view(source: Source) -> dict[str, object]:
-    """A ``Source`` record as stored: fixed address and title, and its citation number."""
-    return {"address": source.address, "title": source.title, "ref": source.ref}
+    """A ``Source`` record as stored: fixed address and title, and its citation number;
+    the address is "" (drawn as text) when the panel may not link it."""
+    return {"address": _linked(source.address), "title": source.title, "ref": source.ref}
+
+
+def _linked(address: str) -> str:
+    """``address`` when the panel may link it, else "": however a conversation came
+    back (restored, imported, from a server), the shell only ever links site paths."""
+    return address if may_link(address) else ""
 
 
 def result_view(item: ResultItem, index: DocsIndex) -> dict[str, object]:
     """A ``Result`` record; the page's title only where it adds to the section's own."""
     page_title = index.page_title(item.address)
     page = page_title if page_title and page_title != item.title else ""
-    return {"address": item.address, "title": item.title, "page": page, "snippet": item.snippet}
+    address = _linked(item.address)
+    return {"address": address, "title": item.title, "page": page, "snippet": item.snippet}
 
 
 def conversation_view(

@@ -47,6 +47,7 @@ from docs_panel.core.server_wire import (
     FEEDBACK_PATH,
     error_event,
     parse_question,
+    redacted,
 )
 from docs_panel.server.answering import Context, Counters, answer
 from docs_panel.server.embedding import embedder_for
@@ -194,7 +195,7 @@ def create_app(
             return _refusal(503, "the server is not ready", retry_after=5)
         try:
             _check_json(request)
-            asked = parse_question(await _body(request))
+            asked = redacted(parse_question(await _body(request)))
         except RequestError as err:
             return _refusal(err.status, str(err))
         wait = await limiter.take(client_key(request.scope, proxies))

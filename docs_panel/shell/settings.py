@@ -12,10 +12,9 @@ archive, the feedback log or a feedback report::
     settings.instruction()          # what the next question carries
 """
 
+from docs_panel.core.caps import INSTRUCTION_CHARS
 from docs_panel.shell.dom import h, icon_button, listen
 from docs_panel.shell.words import say
-
-INSTRUCTION_LIMIT = 1000
 
 
 class Settings:
@@ -28,7 +27,7 @@ class Settings:
             {
                 "id": "docs-panel-instruction",
                 "rows": "2",
-                "maxlength": str(INSTRUCTION_LIMIT),
+                "maxlength": str(INSTRUCTION_CHARS),
                 "placeholder": say("instruction_placeholder"),
                 "dir": "auto",
             },

@@ -80,10 +80,16 @@ def throttle_notice(wait_s, on_ask_again):
     return h("p", {"class": "note throttled", "role": "status"}, text, " ", again), again
 
 
+def _link(address, title):
+    """A link to a section, or its title as text when the worker gave no address (one
+    the panel may not link)."""
+    return h("a", {"href": address}, title) if address else h("span", None, title)
+
+
 def sources_block(sources: "list[Source]"):
     items = h("ol", {"class": "sources", "aria-label": say("sources")})
     for source in sources:
-        item = h("li", None, h("a", {"href": source.address}, source.title))
+        item = h("li", None, _link(source.address, source.title))
         if source.ref:
             item.setAttribute("value", str(source.ref))
         items.append(item)
@@ -100,7 +106,7 @@ def results_elements(results: "list[Result]", intro=True):
             h(
                 "li",
                 None,
-                h("a", {"href": result.address}, result.title),
+                _link(result.address, result.title),
                 h("span", {"class": "page"}, result.page) if result.page else None,
                 h("p", {"class": "snippet"}, result.snippet),
             )

@@ -12,6 +12,7 @@ vote back::
     article.append(votes.bar(turn))
 """
 
+from docs_panel.core.caps import SENTENCE_CHARS
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
 
@@ -46,7 +47,7 @@ class Votes:
                 "aria-label": say("what_was_wrong"),
                 "placeholder": say("what_was_wrong_placeholder"),
                 "dir": "auto",
-                "maxlength": "1000",
+                "maxlength": str(SENTENCE_CHARS),
             },
         )
         send = h("button", {"class": "text primary", "type": "submit"}, say("send_feedback"))

@@ -28,14 +28,16 @@ from urllib.parse import urljoin, urlsplit
 import js  # type: ignore[import-not-found]
 
 from docs_panel.core.answers import (
-    HISTORY_TURNS,
     NeedParts,
     Plan,
     asked_question,
     chat_request,
+    earlier_answer,
     plan_answer,
     quote_passage,
+    reader_instruction,
 )
+from docs_panel.core.caps import HISTORY_TURNS, PAGE_URL_CHARS, QUESTION_CHARS
 from docs_panel.core.config import Config, parse_config
 from docs_panel.core.consent import choose, decide
 from docs_panel.core.docs_index import DocsIndex, load_index
@@ -127,7 +129,7 @@ class Tab:
         self.index_url = index_url  # a split index's parts lie beside it
         self.origin = f"{page.scheme}://{page.netloc}"
         self.endpoint = urljoin(page_url, config.endpoint)
-        self.page_url = redact_text(page_url)  # as a vote report names it
+        self.page_url = redact_text(page_url)[:PAGE_URL_CHARS]  # as a vote report names it
         embeddings = config.embeddings
         self.embeddings_url = urljoin(page_url, embeddings.endpoint) if embeddings else None
         # A server install answers at SERVER/answer and, unless told otherwise, takes votes.
@@ -263,7 +265,7 @@ class Tab:
             self._keep(turn)
             return self._asked(plan, turn_view(turn, self.index, self.origin), None)
         body = chat_request(
-            plan, self.config, self.conversation, instruction=redact_text(instruction)
+            plan, self.config, self.conversation, instruction=reader_instruction(instruction)
         )
 
         def renderer() -> StreamingRenderer:
@@ -290,11 +292,15 @@ class Tab:
             question=plan.question,
             scope=scope,
             quote=plan.quote,
-            instruction=redact_text(instruction),
+            instruction=reader_instruction(instruction),
             page_url=self.page_url,
             language=self.language,
             history=tuple(
-                Exchange(question=t.question, answer=t.answer, quote=t.quote)
+                Exchange(
+                    question=t.question[:QUESTION_CHARS],
+                    answer=earlier_answer(t.answer),
+                    quote=t.quote,
+                )
                 for t in answered[-HISTORY_TURNS:]
             ),
             citations=signed[-1] if signed else "",

@@ -143,6 +143,12 @@ def test_export_one_and_all_then_import_into_a_fresh_profile(
             "This file is not a conversation export, or it is damaged, so nothing was imported.",
         ),
         (
+            lambda doc: doc["conversations"][0]["turns"][0]["results"][0].update(
+                address="/\t/evil.example/x"  # a browser drops the tab: another site
+            ),
+            "This file is not a conversation export, or it is damaged, so nothing was imported.",
+        ),
+        (
             lambda doc: doc.update(origin="https://docs.other.example"),
             "This file comes from another site, so nothing was imported.",
         ),
@@ -155,7 +161,7 @@ def test_export_one_and_all_then_import_into_a_fresh_profile(
             "This file is not a conversation export, or it is damaged, so nothing was imported.",
         ),
     ],
-    ids=["tampered link", "another site", "newer schema", "broken turn"],
+    ids=["tampered link", "link with a tab", "another site", "newer schema", "broken turn"],
 )
 def test_an_import_refused_changes_nothing(
     page: Page, site: Site, tmp_path: Path, tamper: object, message: str

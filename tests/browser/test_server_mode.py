@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from docs_panel.core.caps import HISTORY_ANSWER_CHARS, QUESTION_CHARS
 from docs_panel.server.app import create_app
 from docs_panel.server.limits import Bucket, LimitSettings
 from docs_panel.server.settings import Settings
@@ -172,3 +173,27 @@ def test_a_throttled_reader_is_told_when_to_ask_again(
         expect(notice).to_be_visible(timeout=READY_TIMEOUT_MS)
         assert len(endpoint.requests) == 1
         assert stored(page, "history")
+
+
+def test_a_question_at_the_cap_and_a_long_earlier_answer_are_answered(
+    page: Page, site: Site, endpoint: FakeEndpoint, server: str, server_watch: Watch
+) -> None:
+    """The panel's caps are the server's: a question of QUESTION_CHARS characters is
+    taken, and a follow-up carries an earlier answer longer than the server would take
+    clipped to HISTORY_ANSWER_CHARS."""
+    long_answer = "Retry it [1]. " + "Backoff doubles each time. " * 200
+    endpoint.queue(stream(long_answer), stream("Webhooks [1]."))
+    server_page(page, site, server, "server-caps")
+    question = "How do I retry a failed job? "
+    question += "retry " * ((QUESTION_CHARS - len(question)) // 6)
+    question = question.ljust(QUESTION_CHARS, "x")
+    assert len(question) == QUESTION_CHARS
+    ask(page, question)
+    wait_answered(page, 1)
+    first = endpoint.requests[-1]["messages"][-1]["content"]  # type: ignore[index]
+    assert question.rstrip() in first
+    ask(page, "what about webhook signatures")
+    wait_answered(page, 2)
+    assert answer_text(page) == "Webhooks [1]."
+    earlier = endpoint.requests[-1]["messages"][-2]["content"]  # type: ignore[index]
+    assert len(earlier) == HISTORY_ANSWER_CHARS and long_answer.startswith(earlier[:-1])

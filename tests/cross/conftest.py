@@ -52,18 +52,43 @@ def engine(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def first_tab(engine: str, request: pytest.FixtureRequest) -> tuple[Tab, Callable[[], None]]:
-    """A tab in a fresh profile of ``engine``, and what closes the profile."""
-    if engine == "chromium":
-        context = request.getfixturevalue("browser").new_context(
-            viewport={"width": 1280, "height": 800}
-        )
-        return ChromiumTab.in_new_profile(context), context.close
-    if engine == "firefox":
-        tab = FirefoxTab.in_new_profile(request.getfixturevalue("firefox"))
-        return tab, tab.close_profile
+Opened = tuple[Tab, Callable[[], None]]
+
+
+def _chromium(request: pytest.FixtureRequest) -> Opened:
+    context = request.getfixturevalue("browser").new_context(
+        viewport={"width": 1280, "height": 800}
+    )
+    return ChromiumTab.in_new_profile(context), context.close
+
+
+def _firefox(request: pytest.FixtureRequest) -> Opened:
+    tab = FirefoxTab.in_new_profile(request.getfixturevalue("firefox"))
+    return tab, tab.close_profile
+
+
+def _webkit(request: pytest.FixtureRequest) -> Opened:
     driver = start_session(request.getfixturevalue("display"))
     return WebKitTab.in_new_profile(driver), driver.quit
+
+
+OPENERS: dict[str, Callable[[pytest.FixtureRequest], Opened]] = {
+    "chromium": _chromium,
+    "firefox": _firefox,
+    "webkit": _webkit,
+}
+"""How each engine opens a tab in a fresh profile, and what closes the profile."""
+_UNKNOWN = sorted(set(ENGINES) - OPENERS.keys())
+if _UNKNOWN:  # a misspelt engine must not run the suite in another one under its name
+    raise pytest.UsageError(
+        f"DOCS_PANEL_ENGINES: unknown engine {', '.join(_UNKNOWN)}; expected some of "
+        f"{', '.join(OPENERS)}"
+    )
+
+
+def first_tab(engine: str, request: pytest.FixtureRequest) -> Opened:
+    """A tab in a fresh profile of ``engine``, and what closes the profile."""
+    return OPENERS[engine](request)
 
 
 @pytest.fixture

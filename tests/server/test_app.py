@@ -13,10 +13,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from docs_panel.build.serve import ChatReply
+from docs_panel.core.caps import QUESTION_CHARS
 from docs_panel.core.config import Scope
 from docs_panel.core.feedback import report
 from docs_panel.core.history import Source, Turn
-from docs_panel.core.server_wire import ServerStreamDecoder
+from docs_panel.core.server_wire import BODY_LIMIT, ServerStreamDecoder
 from docs_panel.core.signing import parse_keys, sign
 from docs_panel.core.stream import ContentDelta
 from docs_panel.server.app import create_app
@@ -110,8 +111,8 @@ def test_a_valid_signature_primes_the_follow_up_and_a_tampered_one_does_not(
             400,
         ),
         (b"not json", "application/json", 400),
-        (json.dumps({"question": "q" * 2001}).encode(), "application/json", 413),
-        (b'{"question": "' + b"q" * 70_000 + b'"}', "application/json", 413),
+        (json.dumps({"question": "q" * (QUESTION_CHARS + 1)}).encode(), "application/json", 413),
+        (b'{"question": "' + b"q" * BODY_LIMIT + b'"}', "application/json", 413),
     ],
 )
 def test_hostile_requests_are_refused_before_any_work(

@@ -6,7 +6,6 @@ import pytest
 
 from docs_panel.core.answers import (
     CONTEXT_SECTIONS,
-    HISTORY_TURNS,
     READER_INSTRUCTION,
     SECTION_CHARS,
     chat_request,
@@ -16,6 +15,7 @@ from docs_panel.core.answers import (
     quote_passage,
     scope_prefix,
 )
+from docs_panel.core.caps import HISTORY_TURNS
 from docs_panel.core.config import parse_config
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
 from docs_panel.core.history import Conversation, ResultItem, Source, Turn

@@ -15,9 +15,9 @@ import pytest
 from markdown_it.utils import read_fixture_file
 
 from docs_panel.core import history
+from docs_panel.core.caps import QUOTE_CHARS
 from docs_panel.core.errors import StorageError
 from docs_panel.core.history import (
-    QUOTE_LIMIT,
     SCHEMA_VERSION,
     Archive,
     Conversation,
@@ -199,8 +199,8 @@ def test_lone_surrogate_is_written_escaped() -> None:
     ids=["over the limit", "at the limit", "emoji count as characters", "no quote"],
 )
 def test_quote_is_truncated_on_input(quote: str, kept: str) -> None:
-    """A turn keeps at most QUOTE_LIMIT characters of the quoted passage."""
-    assert QUOTE_LIMIT == 500
+    """A turn keeps at most QUOTE_CHARS characters of the quoted passage."""
+    assert QUOTE_CHARS == 500
     assert turn(1, quote=quote).quote == kept
 
 

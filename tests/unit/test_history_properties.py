@@ -103,9 +103,14 @@ def keys(conversation: Conversation | None) -> list[tuple[int, str]]:
 
 
 def assert_loads_cleanly(raw: str) -> LoadResult:
-    """Whatever loads is valid: written back, it loads equal, with nothing skipped."""
+    """Whatever loads is valid: written back, it loads equal, with nothing skipped; and
+    a load that skipped nothing of a stored value kept each of its conversations."""
     result = load_archive(raw)
-    assert result.skipped >= 0
+    if raw and not result.skipped:
+        entries = json.loads(raw)["conversations"]
+        assert len(result.archive.conversations) == len(entries)
+        turns = sum(len(c.turns) for c in result.archive.conversations)
+        assert turns == sum(len(entry["turns"]) for entry in entries)
     assert load_archive(dump_archive(result.archive)) == LoadResult(result.archive, False, 0)
     return result
 
@@ -147,6 +152,21 @@ def test_load_never_raises_on_near_valid_archives(document: dict[str, Any]) -> N
     # Every conversation entry is either kept or counted as skipped.
     kept = len(result.archive.conversations)
     assert kept + result.skipped >= len(document["conversations"])
+
+
+def test_what_a_load_skips_is_counted() -> None:
+    """A broken turn, a conversation left without turns and a repeated id: each is
+    counted, so the check above holds only for a load that kept everything."""
+    turn = Turn(question="q", answer="a", status="done", asked_at=1, finished_at=2)
+    good = json.loads(dump_archive(Archive((Conversation("c1", (turn,), "v1"),))))
+    conversation = good["conversations"][0]
+    for entries, skipped in (
+        ([{**conversation, "turns": [*conversation["turns"], {"question": 7}]}], 1),
+        ([{**conversation, "turns": [{"question": 7}]}], 2),  # the turn, then its conversation
+        ([conversation, conversation], 1),
+    ):
+        result = assert_loads_cleanly(json.dumps({**good, "conversations": entries}))
+        assert result.skipped == skipped
 
 
 def fits_alone(conversation: Conversation, turn: Turn, max_bytes: int) -> bool:

@@ -9,10 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docs_panel.core.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    PAGE_URL_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+    SHORT_CHARS,
+)
 from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
 from docs_panel.core.server_wire import (
     _FIELDS,
+    BODY_LIMIT,
     DONE_EVENT,
     CitationsDelta,
     Exchange,
@@ -27,6 +37,7 @@ from docs_panel.core.server_wire import (
     reasoning_event,
     sources_event,
 )
+from docs_panel.core.signing import MAX_TOKEN_CHARS
 from docs_panel.core.stream import ContentDelta, Done, ReasoningDelta
 
 FULL = ServerQuestion(
@@ -47,10 +58,34 @@ def test_what_the_worker_sends_is_what_the_server_reads() -> None:
     assert parse_question(json.dumps(body).encode()) == FULL
 
 
+def test_a_question_at_every_cap_fits_the_body_limit() -> None:
+    """The panel's caps are the server's, and the body cap holds every field at its cap
+    as the worker's JSON escapes it (an astral character is twelve bytes)."""
+    wide = "\U0001f600"
+    turn = Exchange(wide * QUESTION_CHARS, wide * HISTORY_ANSWER_CHARS, wide * QUOTE_CHARS)
+    asked = ServerQuestion(
+        question=wide * QUESTION_CHARS,
+        scope="s" * SHORT_CHARS,
+        quote=wide * QUOTE_CHARS,
+        instruction=wide * INSTRUCTION_CHARS,
+        page_url=wide * PAGE_URL_CHARS,
+        language="l" * SHORT_CHARS,
+        history=(turn,) * HISTORY_TURNS,
+        citations="c" * MAX_TOKEN_CHARS,
+    )
+    body = json.dumps(question_body(asked)).encode()
+    assert len(body) <= BODY_LIMIT
+    assert parse_question(body) == asked
+    for name, cap in [("question", QUESTION_CHARS), ("instruction", INSTRUCTION_CHARS)]:
+        with pytest.raises(RequestError, match=f"{name}: longer than {cap}"):
+            parse_question(json.dumps({"question": "q", name: "x" * (cap + 1)}).encode())
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
         ({"question": "q", "history": [{"question": "q", "answer": "a"}] * 4}, 413),
+        ({"question": "q", "history": [{"question": "q", "answer": "a" * 1201}]}, 413),
         ({"question": "q", "history": [{"question": "q"}]}, 400),
         ({"question": "q", "history": ["q"]}, 400),
         ({"question": "q", "citations": None}, 400),
@@ -102,3 +137,11 @@ def test_a_token_event_is_what_json_dumps_gives_for_the_whole_chunk(text: str, k
     dumped = json.dumps(whole, ensure_ascii=False, separators=(",", ":"))
     made = content_event(text) if kind == "content" else reasoning_event(text)
     assert made == f"data: {dumped}\n\n".encode()
+
+
+@pytest.mark.parametrize("address", ["/\t/evil.example/x", "//evil.example/x", "https://e.x/"])
+def test_a_source_the_panel_may_not_link_ends_the_stream(address: str) -> None:
+    """A server's sources are held to the panel's link rule: one that would leave the
+    site ends the stream (the panel shows its own search results)."""
+    with pytest.raises(StreamError, match="not a path on this site"):
+        ServerStreamDecoder().feed(sources_event((Source(address, "X", 1),), answering=True))

@@ -210,6 +210,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
 
 
 SHARED_CORE = (
+    "caps.py",
     "copy_text.py",
     "errors.py",
     "i18n.py",
