@@ -33,6 +33,7 @@ class _Page:
     tags: frozenset[str]
     metas: dict[str, str]  # a <meta>'s name or http-equiv -> its content, lower-cased
     kinds: frozenset[tuple[str, ...]]  # the class words of <html> and <body>
+    classes: frozenset[str]  # every class on the page
     root: Element
     main: Element
 
@@ -59,21 +60,33 @@ def _page(address: str, root: Element, main: Element) -> _Page:
     tags: set[str] = set()
     metas: dict[str, str] = {}
     kinds: set[tuple[str, ...]] = set()
+    classes: set[str] = set()
     for element in descendants(root):
         tags.add(element.tag)
+        classes.update(element.classes)
         if element.tag == "meta":
             attrs = element.attrs
             name = (attrs.get("name") or attrs.get("http-equiv") or "").lower()
             metas.setdefault(name, attrs.get("content", "").lower())
         elif element.tag in ("html", "body"):  # Docusaurus names its page kinds there
             kinds.update(map(class_words, element.classes))
-    return _Page(_segments(address), frozenset(tags), metas, frozenset(kinds), root, main)
+    return _Page(
+        _segments(address),
+        frozenset(tags),
+        metas,
+        frozenset(kinds),
+        frozenset(classes),
+        root,
+        main,
+    )
 
 
 _LISTING_SEGMENTS = frozenset(
     """tags tag categories category archive archives authors author genindex modindex
     py-modindex""".split()  # noqa: SIM905
 )
+#: A back-of-the-book index's letter groups: DocBook XSL (``div.indexdiv``).
+_INDEX_CLASSES = frozenset({"indexdiv"})
 _LISTING_PAGE_KINDS = (("list", "page"), ("archive", "page"), ("posts", "page"))
 _VERIFICATION = re.compile(r"google[0-9a-f]{8,}|yandex_[0-9a-f]{8,}|bingsiteauth")
 _TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
@@ -88,6 +101,8 @@ def _is_listing(page: _Page) -> bool:
     ):
         return True
     if len(parts) >= 2 and parts[-2] == "page" and parts[-1].isdigit():  # a blog's page 2, 3, …
+        return True
+    if page.classes & _INDEX_CLASSES:
         return True
     return _links_only(page.main) or any(
         words[-len(kind) :] == kind for words in page.kinds for kind in _LISTING_PAGE_KINDS

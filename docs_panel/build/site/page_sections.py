@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
+from docs_panel.build.site.generator_rules import GeneratorRules, generator_of
 from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
 from docs_panel.build.site.page_kinds import skip_reason
 from docs_panel.build.site.tabs import unfold_tabs
@@ -108,11 +109,15 @@ class _Splitter:
     list goes back to the section the list is in.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rules: GeneratorRules | None = None) -> None:
         self.drafts = [_Draft(level=0, title="", anchor=None)]
+        self._wrappers = frozenset({"section"}) | (rules.wrappers if rules else frozenset())
+        self._member_lists = rules.member_lists if rules else frozenset()
+        self._rules = rules
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[_Draft] = []  # for each open <dl>, the draft it is in
+        self._members: list[bool] = []  # for each open <dl>, whether its terms are members
         self._heading: tuple[Element, _Draft] | None = None
         self._heading_text = _TextBuffer()
         self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
@@ -126,12 +131,13 @@ class _Splitter:
             self.links.append(attrs["href"])
         if attrs.get("id"):
             self._current.ids.append(attrs["id"])
-        if tag == "section" or "section" in element.classes:
+        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.append(_SectionRecord(attrs.get("id") or None))
         elif tag == "pre":
             self._verbatim += 1
         elif tag == "dl":
             self._lists.append(self._current)
+            self._members.append(not self._member_lists.isdisjoint(element.classes))
         if self._heading is not None:
             if not SIGNATURE_NAME.isdisjoint(element.classes):
                 self._in_name.append(element)
@@ -146,9 +152,17 @@ class _Splitter:
                 draft.anchor = self._section_anchor()
             for record in self._sections:
                 record.has_heading = True
-        elif tag == "dt" and attrs.get("id") and _has_permalink(element):
+        elif (
+            tag == "dt"
+            and attrs.get("id")
+            and (_has_permalink(element) or (self._members and self._members[-1]))
+        ):
             draft = _Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
         else:
+            if tag == "dt" and self._members and self._members[-1]:
+                # A member without an id has no anchor: it is read in the list's section,
+                # not in the member before it.
+                self._current = self._lists[-1]
             return
         self._heading = (element, draft)
         self._heading_text = _TextBuffer()
@@ -156,12 +170,13 @@ class _Splitter:
 
     def close(self, element: Element) -> None:
         tag = element.tag
-        if tag == "section" or "section" in element.classes:
+        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.pop()
         elif tag == "pre":
             self._verbatim -= 1
         elif tag == "dl" and self._lists:
             self._current = self._lists.pop()
+            self._members.pop()
         if self._in_name and element is self._in_name[-1]:
             self._in_name.pop()
         if self._heading is not None and element is self._heading[0]:
@@ -184,12 +199,14 @@ class _Splitter:
         draft = self._heading[1]
         self._heading = None
         title = _SPACES.sub(" ", self._heading_text.value()).strip()
+        if self._rules and element.tag in HEADINGS:
+            title = self._rules.strip_label(title)
         if not title:
             return
         draft.title = title
         if element.tag == "dt":  # a signature: the name is the title, all of it is text
             name = _SPACES.sub("", "".join(self._name))
-            draft.title = name or title.partition("(")[0].rstrip() or title
+            draft.title = name or title.partition("(")[0].rstrip(" [{") or title
             draft.body.add(title, verbatim=False)
             draft.body.break_line()
         self.drafts.append(draft)
@@ -271,11 +288,14 @@ def read_page(address: str, html: str) -> PageContent:
     reason = skip_reason(address, root, main)
     if reason is not None:
         return PageContent([], skipped=reason)
-    splitter = _Splitter()
+    rules = generator_of(root)
+    splitter = _Splitter(rules)
     unfold_tabs(main)
     _walk(main, splitter)
     top, *headed = splitter.drafts
     page_title = _page_title(root, headed, address)
+    if rules:
+        page_title = rules.strip_label(page_title)
     used: set[str | None] = {None}
     if headed:
         first = headed.pop(0)

@@ -94,6 +94,13 @@ THEME_CHROME: tuple[Rule, ...] = (
     Rule("prev/next links", "mdBook", ".nav-wrapper"),
     Rule("prev/next links", "mdBook", ".nav-chapters"),
     Rule("menu bar", "mdBook", ".menu-bar"),
+    Rule("prev/up/next links", "DocBook XSL", ".navheader"),
+    Rule("prev/up/next links", "DocBook XSL", ".navfooter"),
+    Rule("list of tables", "DocBook XSL", ".list-of-tables"),
+    Rule("list of figures", "DocBook XSL", ".list-of-figures"),
+    Rule("list of examples", "DocBook XSL", ".list-of-examples"),
+    Rule("list of procedures", "DocBook XSL", ".list-of-procedures"),
+    Rule("list of equations", "DocBook XSL", ".list-of-equations"),
 )
 
 #: Class words (a class split at ``-``, ``_`` and case changes, a CSS module's

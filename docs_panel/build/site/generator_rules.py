@@ -1,0 +1,77 @@
+"""How a generator that names itself marks its sections: one table, by generator.
+
+The general rules read any theme's headings, with their anchor on the heading,
+inside it, or on the ``<section>`` they open (``page_sections``). Some
+generators, recognised by the ``<meta name="generator">`` they write, wrap
+sections, number headings and list members in ways of their own; the rules
+below say how, and apply only to pages of that generator, so no other
+site's reading changes. Chrome of every generator stays in
+``theme_rules.THEME_CHROME``; this table never decides what is chrome.
+
+    >>> from docs_panel.build.site.html_tree import parse
+    >>> page = parse('<head><meta name="generator" content="DocBook XSL Stylesheets V1.79.2">')
+    >>> rules = generator_of(page)
+    >>> rules.name, rules.strip_label("5.11.2. Declarative Partitioning")
+    ('DocBook XSL', 'Declarative Partitioning')
+    >>> rules.strip_label("Chapter 5. Data Definition"), rules.strip_label("F.1. adminpack")
+    ('Data Definition', 'adminpack')
+    >>> generator_of(parse('<meta name="generator" content="Docusaurus v3.10.2">')) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docs_panel.build.site.html_tree import Element, descendants
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratorRules:
+    """What pages whose generator meta starts with ``meta`` add to the general rules."""
+
+    name: str
+    meta: str  # the start of <meta name="generator" content>, lower-case
+    #: Classes of the elements whose id names the first heading inside them (besides
+    #: ``<section>`` and Sphinx's ``div.section``, which every page has).
+    wrappers: frozenset[str]
+    #: Classes of the definition lists whose terms with an id are members, a section each
+    #: (an option, a parameter, a setting), the term kept as the section's first line.
+    member_lists: frozenset[str]
+    #: The number the generator writes before a heading ("5.11.2. ", "Chapter 5. "),
+    #: left out of titles as Sphinx's ``.section-number`` is.
+    label: re.Pattern[str]
+
+    def strip_label(self, title: str) -> str:
+        return self.label.sub("", title, count=1) or title
+
+
+#: DocBook XSL (chunked and single-page HTML): every division is a ``div`` named by
+#: its element (``sect1``, ``refsect1``, ``chapter``…) carrying the id, its heading
+#: inside ``div.titlepage > div > div > h2.title``; a ``variablelist`` term with an
+#: id is an option or setting (PostgreSQL's ``GUC-WAL-LEVEL``).
+DOCBOOK = GeneratorRules(
+    name="DocBook XSL",
+    meta="docbook xsl",
+    wrappers=frozenset(
+        """sect1 sect2 sect3 sect4 sect5 section simplesect refsect1 refsect2 refsect3
+        refsection chapter appendix preface part reference refentry article glossary
+        bibliography colophon partintro""".split()  # noqa: SIM905
+    ),
+    member_lists=frozenset({"variablelist"}),
+    label=re.compile(r"^(?:(?:Chapter|Appendix|Part)\s+)?(?:[A-Z]|[IVXLC]+|\d+)(?:\.\d+)*\.\s+"),
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK,)
+
+
+def generator_of(root: Element) -> GeneratorRules | None:
+    """The rules of the generator the page names in its generator meta, if any."""
+    for element in descendants(root):
+        if element.tag == "meta" and element.attrs.get("name", "").lower() == "generator":
+            content = element.attrs.get("content", "").lower()
+            return next((rules for rules in GENERATORS if content.startswith(rules.meta)), None)
+        if element.tag == "body":
+            break
+    return None
