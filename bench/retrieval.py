@@ -15,7 +15,8 @@ p50/p95 there.
 
 The sites: the demo (``site_demo``), a 44-page slice of the Python docs (the
 pages the first held-out set expects, copied with their paths), the whole
-Python docs (Debian's ``python3.11-doc``) and Debian's ``mkdocs-doc`` build.
+Python docs (Debian's ``python3.11-doc``), Debian's ``mkdocs-doc`` build and
+three DocBook XSL manuals from Debian packages (``DOCBOOK_SITES``).
 Then real docs sites built with their own generators (``GENERATOR_SITES``), when
 built under ``$DOCS_PANEL_GENSITES``. Pages count as one however the site spells
 them (``docs_panel.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
@@ -58,6 +59,13 @@ from docs_panel.core.index_build import build_index
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 MKDOCS_DOCS = Path("/usr/share/doc/mkdocs/html")
+#: DocBook XSL manuals as Debian ships them (issue 43): ``apt-get install
+#: postgresql-doc-15 libpam-doc debian-reference-en``.
+DOCBOOK_SITES = {
+    "postgresql": ("/usr/share/doc/postgresql-doc-15/html", ("dev", "heldout")),  # 15.20
+    "linux-pam": ("/usr/share/doc/libpam-doc/html", ("dev",)),  # 1.5.2
+    "debian-reference": ("/usr/share/debian-reference", ("heldout",)),  # 2.100, English
+}
 #: Real docs sites built with their own generators (issue 29), one folder each under
 #: ``$DOCS_PANEL_GENSITES`` (default /work/gensites): not in the repository, since
 #: their sources are other projects'. Which commit and generator built each is
@@ -126,6 +134,14 @@ SITES = {
             )
             for name, folder in GENERATOR_SITES.items()
             for sets in [name.partition("-")[0]]
+        ),
+        *(
+            Site(
+                name,
+                tuple(f"questions_{name.replace('-', '_')}_{kind}.json" for kind in kinds),
+                lambda _, folder=folder: Path(folder),
+            )
+            for name, (folder, kinds) in DOCBOOK_SITES.items()
         ),
     )
 }
