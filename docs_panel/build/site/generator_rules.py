@@ -5,8 +5,9 @@ inside it, or on the ``<section>`` they open (``page_sections``). Some
 generators, recognised by the ``<meta name="generator">`` they write, wrap
 sections, number headings and list members in ways of their own; the rules
 below say how, and apply only to pages of that generator, so no other
-site's reading changes. Chrome of every generator stays in
-``theme_rules.THEME_CHROME``; this table never decides what is chrome.
+site's reading changes. What is chrome is decided in ``theme_rules``
+(``THEME_CHROME``, and ``GENERATOR_CHROME`` for markers only one generator's
+pages may be judged by), never here.
 
     >>> from docs_panel.build.site.html_tree import parse
     >>> page = parse('<head><meta name="generator" content="DocBook XSL Stylesheets V1.79.2">')
@@ -42,6 +43,15 @@ class GeneratorRules:
     #: The number the generator writes before a heading ("5.11.2. ", "Chapter 5. "),
     #: left out of titles as Sphinx's ``.section-number`` is.
     label: re.Pattern[str]
+    #: The element holding the page's title when it is not a heading (a marker of
+    #: ``theme_rules.matcher``), read as the page's ``h1``; "" for none.
+    title: str = ""
+    #: Whether an empty ``<a id>`` just before a heading is its anchor (Doxygen writes
+    #: the anchor there, never on the heading).
+    anchor_before_heading: bool = False
+    #: Pages that are not content, by the file name without its suffix: the reason
+    #: (as ``page_kinds`` counts it) and the pattern the name matches in full.
+    not_content: tuple[tuple[str, re.Pattern[str]], ...] = ()
 
     def strip_label(self, title: str) -> str:
         return self.label.sub("", title, count=1) or title
@@ -63,7 +73,33 @@ DOCBOOK = GeneratorRules(
     label=re.compile(r"^(?:(?:Chapter|Appendix|Part)\s+)?(?:[A-Z]|[IVXLC]+|\d+)(?:\.\d+)*\.\s+"),
 )
 
-GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK,)
+#: Doxygen: a class or file page is a title in ``div.headertitle``, group headings
+#: (``h2.groupheader``: Public Member Functions…) over tables of declarations, then
+#: each member's documentation under an ``h2.memtitle`` with its anchor in the
+#: ``<a id>`` before it, the signature in ``div.memproto``. The indexes of classes,
+#: files, directories and members, the "List of all members" pages (inherited
+#: members included) and the highlighted source files are not content.
+DOXYGEN = GeneratorRules(
+    name="Doxygen",
+    meta="doxygen",
+    wrappers=frozenset(),
+    member_lists=frozenset(),
+    label=re.compile(r"(?!)"),
+    title="div.title",
+    anchor_before_heading=True,
+    not_content=(
+        ("source", re.compile(r".+_source")),
+        (
+            "listing",
+            re.compile(
+                r"files|annotated|classes|hierarchy|namespaces|pages|modules|dir_[0-9a-f]+"
+                r"|(functions|globals|namespacemembers)(_\w+)?|.+-members"
+            ),
+        ),
+    ),
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN)
 
 
 def generator_of(root: Element) -> GeneratorRules | None:

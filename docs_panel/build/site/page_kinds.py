@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from docs_panel.build.site.generator_rules import generator_of
 from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, text_of
 from docs_panel.build.site.theme_rules import class_words, is_chrome, main_content
 
@@ -173,4 +174,10 @@ def skip_reason(address: str, root: Element, main: Element | None = None) -> str
     """Why the page at ``address`` (parsed as ``root``, its content ``main``, by default
     ``theme_rules.main_content``) is not content, or None."""
     page = _page(address, root, main_content(root) if main is None else main)
-    return next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
+    reason = next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
+    rules = generator_of(root) if reason is None else None
+    if rules and page.parts:
+        return next(
+            (why for why, name in rules.not_content if name.fullmatch(page.parts[-1])), None
+        )
+    return reason

@@ -31,7 +31,13 @@ from docs_panel.build.site.generator_rules import GeneratorRules, generator_of
 from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
 from docs_panel.build.site.page_kinds import skip_reason
 from docs_panel.build.site.tabs import unfold_tabs
-from docs_panel.build.site.theme_rules import SECTIONING, is_chrome, main_content
+from docs_panel.build.site.theme_rules import (
+    SECTIONING,
+    is_chrome,
+    is_chrome_text,
+    main_content,
+    matcher,
+)
 from docs_panel.core.addresses import normal_language
 from docs_panel.core.docs_index import Section
 
@@ -114,6 +120,8 @@ class _Splitter:
         self._wrappers = frozenset({"section"}) | (rules.wrappers if rules else frozenset())
         self._member_lists = rules.member_lists if rules else frozenset()
         self._rules = rules
+        self._is_title = matcher(rules.title) if rules and rules.title else None
+        self._before: str | None = None  # an empty <a id> just read, if nothing followed it
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[_Draft] = []  # for each open <dl>, the draft it is in
@@ -131,6 +139,9 @@ class _Splitter:
             self.links.append(attrs["href"])
         if attrs.get("id"):
             self._current.ids.append(attrs["id"])
+        before, self._before = self._before, None
+        if self._rules and self._rules.anchor_before_heading and tag == "a" and "href" not in attrs:
+            self._before = attrs.get("id") or attrs.get("name") or None
         if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.append(_SectionRecord(attrs.get("id") or None))
         elif tag == "pre":
@@ -146,8 +157,9 @@ class _Splitter:
                 name = attrs.get("name") if tag == "a" else None
                 self._heading[1].anchor = attrs.get("id") or name or None
             return
-        if tag in HEADINGS:
-            draft = _Draft(level=int(tag[1]), title="", anchor=attrs.get("id") or None)
+        if tag in HEADINGS or (self._is_title and self._is_title(element)):
+            level = int(tag[1]) if tag in HEADINGS else 1
+            draft = _Draft(level=level, title="", anchor=attrs.get("id") or before)
             if draft.anchor is None:
                 draft.anchor = self._section_anchor()
             for record in self._sections:
@@ -189,6 +201,8 @@ class _Splitter:
             self.text(" ")
 
     def text(self, data: str) -> None:
+        if data.strip():
+            self._before = None
         buffer = self._heading_text if self._heading else self._current.body
         if self._in_name:
             self._name.append(data)
@@ -237,18 +251,21 @@ def _is_glyph(element: Element) -> bool:
     )
 
 
-def _walk(main: Element, splitter: _Splitter) -> None:
+def _walk(main: Element, splitter: _Splitter, generator: str = "") -> None:
     """Feed ``main``'s content to ``splitter`` in document order, skipping chrome."""
     sectioning = int(main.tag in SECTIONING or main.attrs.get("role") == "main")
     stack: list[Element | str | tuple[Element]] = list(reversed(main.children))
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            splitter.text(item)
+            if not (generator and is_chrome_text(item, generator)):
+                splitter.text(item)
         elif isinstance(item, tuple):
             sectioning -= item[0].tag in SECTIONING
             splitter.close(item[0])
-        elif not is_chrome(item, in_sectioning=sectioning > 0) and not _is_glyph(item):
+        elif not is_chrome(
+            item, in_sectioning=sectioning > 0, generator=generator
+        ) and not _is_glyph(item):
             children = item.children
             if item.tag == "header" and sectioning:  # an article's: its title and byline
                 children = [child for child in children if _holds_heading(child)]
@@ -291,7 +308,7 @@ def read_page(address: str, html: str) -> PageContent:
     rules = generator_of(root)
     splitter = _Splitter(rules)
     unfold_tabs(main)
-    _walk(main, splitter)
+    _walk(main, splitter, rules.name if rules else "")
     top, *headed = splitter.drafts
     page_title = _page_title(root, headed, address)
     if rules:
