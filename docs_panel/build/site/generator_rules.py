@@ -49,12 +49,17 @@ class GeneratorRules:
     #: Whether an empty ``<a id>`` just before a heading is its anchor (Doxygen writes
     #: the anchor there, never on the heading).
     anchor_before_heading: bool = False
-    #: Pages that are not content, by the file name without its suffix: the reason
-    #: (as ``page_kinds`` counts it) and the pattern the name matches in full.
+    #: Pages that are not content: the reason (as ``page_kinds`` counts it) and the
+    #: pattern (``pages``) their path matches, lower-case and without its suffix.
     not_content: tuple[tuple[str, re.Pattern[str]], ...] = ()
 
     def strip_label(self, title: str) -> str:
         return self.label.sub("", title, count=1) or title
+
+
+def pages(pattern: str) -> re.Pattern[str]:
+    """Paths ending in ``pattern``: ``files`` is /files.html and /api/files.html."""
+    return re.compile(rf"(?:.+/)?(?:{pattern})")
 
 
 #: DocBook XSL (chunked and single-page HTML): every division is a ``div`` named by
@@ -88,10 +93,10 @@ DOXYGEN = GeneratorRules(
     title="div.title",
     anchor_before_heading=True,
     not_content=(
-        ("source", re.compile(r".+_source")),
+        ("source", pages(r".+_source")),
         (
             "listing",
-            re.compile(
+            pages(
                 r"files|annotated|classes|hierarchy|namespaces|pages|modules|dir_[0-9a-f]+"
                 r"|(functions|globals|namespacemembers)(_\w+)?|.+-members"
             ),
@@ -99,7 +104,28 @@ DOXYGEN = GeneratorRules(
     ),
 )
 
-GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN)
+#: Javadoc's standard doclet (JDK 17 and later): the general rules already read its
+#: ``<section id>`` per member ("has(java.lang.String)") with the signature
+#: first; its chrome is in ``theme_rules.GENERATOR_CHROME``. The indexes, trees,
+#: usage lists, the deprecated list and the doclet's own help are not content.
+JAVADOC = GeneratorRules(
+    name="Javadoc",
+    meta="javadoc/",
+    wrappers=frozenset(),
+    member_lists=frozenset(),
+    label=re.compile(r"(?!)"),
+    not_content=(
+        (
+            "listing",
+            pages(
+                r"allclasses(-index)?|allpackages-index|overview-tree|package-tree|index-all"
+                r"|index-files/index-\d+|deprecated-list|help-doc|package-use|class-use/.+"
+            ),
+        ),
+    ),
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC)
 
 
 def generator_of(root: Element) -> GeneratorRules | None:

@@ -177,7 +177,6 @@ def skip_reason(address: str, root: Element, main: Element | None = None) -> str
     reason = next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
     rules = generator_of(root) if reason is None else None
     if rules and page.parts:
-        return next(
-            (why for why, name in rules.not_content if name.fullmatch(page.parts[-1])), None
-        )
+        path = "/".join(page.parts)
+        return next((why for why, name in rules.not_content if name.fullmatch(path)), None)
     return reason

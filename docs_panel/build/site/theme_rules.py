@@ -122,6 +122,7 @@ GENERATOR_CHROME: tuple[Rule, ...] = (
     Rule("footer", "Doxygen", "hr.footer"),
     Rule("footer", "Doxygen", "address.footer"),
     Rule("source tooltips", "Doxygen", "div.ttc"),
+    Rule("inherited members", "Javadoc", "div.inherited-list"),
 )
 
 #: Text that is chrome on a generator's pages where no marker sets it apart: a
