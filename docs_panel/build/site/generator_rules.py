@@ -52,6 +52,9 @@ class GeneratorRules:
     #: Pages that are not content: the reason (as ``page_kinds`` counts it) and the
     #: pattern (``pages``) their path matches, lower-case and without its suffix.
     not_content: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    #: Anchors of members whose heading is their whole signature: the section is
+    #: titled by the ``name`` group and the signature becomes its first line.
+    member_anchor: re.Pattern[str] | None = None
 
     def strip_label(self, title: str) -> str:
         return self.label.sub("", title, count=1) or title
@@ -119,13 +122,36 @@ JAVADOC = GeneratorRules(
             "listing",
             pages(
                 r"allclasses(-index)?|allpackages-index|overview-tree|package-tree|index-all"
-                r"|index-files/index-\d+|deprecated-list|help-doc|package-use|class-use/.+"
+                r"|index-files/index-\d+|deprecated-list|package-use|class-use/.+"
             ),
         ),
+        ("help", pages(r"help-doc")),
     ),
 )
 
-GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC)
+#: rustdoc: each item's page is one ``<main>`` whose members sit in ``<section id>``
+#: (``method.is_left``, ``variant.Left``) around an ``h4.code-header`` holding the
+#: whole signature, the docs after it. Its chrome (source links, toggles, the auto
+#: trait and blanket implementations every type repeats) is in
+#: ``theme_rules.GENERATOR_CHROME``; its source pages and own help are not content
+#: (``all.html``, a list of links, is a listing by the general rule).
+RUSTDOC = GeneratorRules(
+    name="rustdoc",
+    meta="rustdoc",
+    wrappers=frozenset(),
+    member_lists=frozenset(),
+    label=re.compile(r"(?!)"),
+    not_content=(
+        ("source", pages(r"src/.+")),
+        ("help", pages(r"help|settings")),
+    ),
+    member_anchor=re.compile(
+        r"(?:method|tymethod|structfield|variant|associatedtype|associatedconstant)"
+        r"\.(?P<name>\w+)(?:-\d+)?"
+    ),
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC, RUSTDOC)
 
 
 def generator_of(root: Element) -> GeneratorRules | None:

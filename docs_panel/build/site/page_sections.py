@@ -218,7 +218,13 @@ class _Splitter:
         if not title:
             return
         draft.title = title
-        if element.tag == "dt":  # a signature: the name is the title, all of it is text
+        member = self._rules and self._rules.member_anchor
+        found = member.fullmatch(draft.anchor) if member and draft.anchor else None
+        if found:  # a heading that is the whole signature: the name titles it
+            draft.title = found.group("name")
+            draft.body.add(title, verbatim=False)
+            draft.body.break_line()
+        elif element.tag == "dt":  # a signature: the name is the title, all of it is text
             name = _SPACES.sub("", "".join(self._name))
             draft.title = name or title.partition("(")[0].rstrip(" [{") or title
             draft.body.add(title, verbatim=False)

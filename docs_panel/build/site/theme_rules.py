@@ -123,6 +123,12 @@ GENERATOR_CHROME: tuple[Rule, ...] = (
     Rule("footer", "Doxygen", "address.footer"),
     Rule("source tooltips", "Doxygen", "div.ttc"),
     Rule("inherited members", "Javadoc", "div.inherited-list"),
+    Rule("source links", "rustdoc", "a.src"),
+    Rule("expand toggle label", "rustdoc", "summary.hideme"),
+    Rule("auto trait implementations", "rustdoc", "h2[id=synthetic-implementations]"),
+    Rule("auto trait implementations", "rustdoc", "[id=synthetic-implementations-list]"),
+    Rule("blanket implementations", "rustdoc", "h2[id=blanket-implementations]"),
+    Rule("blanket implementations", "rustdoc", "[id=blanket-implementations-list]"),
 )
 
 #: Text that is chrome on a generator's pages where no marker sets it apart: a
@@ -137,6 +143,7 @@ GENERATOR_CHROME_TEXT: dict[str, tuple[str, ...]] = {
         "The documentation for this union was generated from the following file",
         "The documentation for this namespace was generated from the following file",
     ),
+    "rustdoc": ("Read more",),
 }
 
 #: Class words (a class split at ``-``, ``_`` and case changes, a CSS module's
