@@ -55,6 +55,9 @@ class GeneratorRules:
     #: Anchors of members whose heading is their whole signature: the section is
     #: titled by the ``name`` group and the signature becomes its first line.
     member_anchor: re.Pattern[str] | None = None
+    #: Whether a term that opens a wrapper with an id (before any heading in it) is a
+    #: member named by that id: Asciidoctor writes ``[[id]]`` before a list there.
+    wrapped_terms: bool = False
 
     def strip_label(self, title: str) -> str:
         return self.label.sub("", title, count=1) or title
@@ -151,7 +154,20 @@ RUSTDOC = GeneratorRules(
     ),
 )
 
-GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC, RUSTDOC)
+#: Asciidoctor (HTML5 backend): headings carry their ids; a description list with an
+#: id (``div.dlist#config_base_dir``, one option each) is a member titled by its
+#: term. Its contents list is a ``toc`` (general rule); its footer and the
+#: header's byline are in ``theme_rules.GENERATOR_CHROME``.
+ASCIIDOCTOR = GeneratorRules(
+    name="Asciidoctor",
+    meta="asciidoctor",
+    wrappers=frozenset({"dlist"}),
+    member_lists=frozenset(),
+    label=re.compile(r"(?!)"),
+    wrapped_terms=True,
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC, RUSTDOC, ASCIIDOCTOR)
 
 
 def generator_of(root: Element) -> GeneratorRules | None:

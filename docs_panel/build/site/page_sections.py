@@ -170,6 +170,10 @@ class _Splitter:
             and (_has_permalink(element) or (self._members and self._members[-1]))
         ):
             draft = _Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
+        elif tag == "dt" and self._rules and self._rules.wrapped_terms and self._section_anchor():
+            draft = _Draft(level=6 + len(self._lists), title="", anchor=self._section_anchor())
+            for record in self._sections:
+                record.has_heading = True
         else:
             if tag == "dt" and self._members and self._members[-1]:
                 # A member without an id has no anchor: it is read in the list's section,

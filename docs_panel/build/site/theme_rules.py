@@ -129,6 +129,8 @@ GENERATOR_CHROME: tuple[Rule, ...] = (
     Rule("auto trait implementations", "rustdoc", "[id=synthetic-implementations-list]"),
     Rule("blanket implementations", "rustdoc", "h2[id=blanket-implementations]"),
     Rule("blanket implementations", "rustdoc", "[id=blanket-implementations-list]"),
+    Rule("footer, last updated", "Asciidoctor", "div[id=footer]"),
+    Rule("byline: author, version, date", "Asciidoctor", "div.details"),
 )
 
 #: Text that is chrome on a generator's pages where no marker sets it apart: a
