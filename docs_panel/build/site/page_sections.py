@@ -17,7 +17,9 @@ so ``/library/functions.html#zip`` is a section of its own.
 
 Sphinx's heading numbers ("4.8.1."), permalink glyphs and zero-width spaces are
 left out of titles. A page that is not content (``page_kinds``) has no sections
-and says why.
+and says why. A page whose generator names itself (DocBook XSL, Doxygen,
+Javadoc, rustdoc, Asciidoctor) is read with that generator's rules as well
+(``generator_rules``): where its sections' ids sit, its members, its labels.
 """
 
 from __future__ import annotations
@@ -112,7 +114,9 @@ class _Splitter:
     A definition term with an id and its own permalink (Sphinx's API entries
     and glossary terms: ``<dt id="json.dumps">…<a class="headerlink">``) is a
     heading too, one level below the headings around it; the text after its
-    list goes back to the section the list is in.
+    list goes back to the section the list is in. ``rules`` (a generator's) add
+    wrappers whose id names their first heading, lists whose terms are members,
+    a title element, and anchors written just before a heading.
     """
 
     def __init__(self, rules: GeneratorRules | None = None) -> None:
@@ -222,7 +226,7 @@ class _Splitter:
         if not title:
             return
         draft.title = title
-        member = self._rules and self._rules.member_anchor
+        member = self._rules.member_anchor if self._rules else None
         found = member.fullmatch(draft.anchor) if member and draft.anchor else None
         if found:  # a heading that is the whole signature: the name titles it
             draft.title = found.group("name")
