@@ -76,7 +76,7 @@ GENERATOR_SITES = {
 }
 #: DocBook XSL manuals and Doxygen references as Debian ships them (issue 43):
 #: ``apt-get install postgresql-doc-15 libpam-doc debian-reference-en
-#: libjsoncpp-doc libtinyxml-doc``; Javadoc 17 and rustdoc references built under
+#: libjsoncpp-doc libtinyxml-doc``; Javadoc, rustdoc and TypeDoc references built under
 #: ``GENSITES`` as the sets' "about" says. Name -> (folder, its question sets).
 MANUALS_AND_REFERENCES = {
     "postgresql": ("/usr/share/doc/postgresql-doc-15/html", ("dev", "heldout")),  # 15.20
@@ -88,6 +88,7 @@ MANUALS_AND_REFERENCES = {
     "commons-io": (str(GENSITES / "commons-io-javadoc"), ("heldout",)),  # 2.11.0
     "either": (str(GENSITES / "either-rustdoc"), ("dev",)),  # 1.6.1, rustdoc 1.95.0
     "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
+    "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
 }
 GATE = 0.25
 LIMIT = 8

@@ -1,5 +1,5 @@
 """Generators read at their own headings and members: DocBook XSL, Doxygen, Javadoc,
-rustdoc, Asciidoctor.
+rustdoc, Asciidoctor, TypeDoc.
 
 Each fixture under ``tests/fixtures/generators/NAME/`` holds real pages copied or
 built by its ``build.sh`` (pinned versions) and a ``sections.json`` naming, per

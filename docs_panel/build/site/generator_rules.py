@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from docs_panel.build.site.html_tree import Element, descendants
+from docs_panel.build.site.theme_rules import matcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,9 @@ class GeneratorRules:
     #: Whether a term that opens a wrapper with an id (before any heading in it) is a
     #: member named by that id: Asciidoctor writes ``[[id]]`` before a list there.
     wrapped_terms: bool = False
+    #: A marker (``theme_rules.matcher``) of an element in ``<head>`` that names the
+    #: generator when it writes no generator meta; "" for none.
+    head_marker: str = ""
 
     def strip_label(self, title: str) -> str:
         return self.label.sub("", title, count=1) or title
@@ -167,15 +171,42 @@ ASCIIDOCTOR = GeneratorRules(
     wrapped_terms=True,
 )
 
-GENERATORS: tuple[GeneratorRules, ...] = (DOCBOOK, DOXYGEN, JAVADOC, RUSTDOC, ASCIIDOCTOR)
+#: TypeDoc (default theme): no generator meta, but its search script's id in
+#: ``<head>``. Members are ``h3`` headings with ids, read by the general rules;
+#: its sidebar, member index, flags and members inherited from outside the
+#: project are in ``theme_rules.GENERATOR_CHROME``. ``modules.html`` and
+#: ``hierarchy.html`` are listings.
+TYPEDOC = GeneratorRules(
+    name="TypeDoc",
+    meta="typedoc",
+    wrappers=frozenset(),
+    member_lists=frozenset(),
+    label=re.compile(r"(?!)"),
+    not_content=(("listing", pages(r"modules|hierarchy")),),
+    head_marker="script[id=tsd-search-script]",
+)
+
+GENERATORS: tuple[GeneratorRules, ...] = (
+    DOCBOOK,
+    DOXYGEN,
+    JAVADOC,
+    RUSTDOC,
+    ASCIIDOCTOR,
+    TYPEDOC,
+)
+_HEAD_MARKERS = tuple(
+    (rules, matcher(rules.head_marker)) for rules in GENERATORS if rules.head_marker
+)
 
 
 def generator_of(root: Element) -> GeneratorRules | None:
-    """The rules of the generator the page names in its generator meta, if any."""
+    """The rules of the generator the page names in its generator meta (or marks in
+    its ``<head>``), if any."""
     for element in descendants(root):
         if element.tag == "meta" and element.attrs.get("name", "").lower() == "generator":
             content = element.attrs.get("content", "").lower()
             return next((rules for rules in GENERATORS if content.startswith(rules.meta)), None)
-        if element.tag == "body":
-            break
+        marked = next((rules for rules, matches in _HEAD_MARKERS if matches(element)), None)
+        if marked or element.tag == "body":
+            return marked
     return None

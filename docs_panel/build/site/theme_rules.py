@@ -131,6 +131,10 @@ GENERATOR_CHROME: tuple[Rule, ...] = (
     Rule("blanket implementations", "rustdoc", "[id=blanket-implementations-list]"),
     Rule("footer, last updated", "Asciidoctor", "div[id=footer]"),
     Rule("byline: author, version, date", "Asciidoctor", "div.details"),
+    Rule("sidebar: settings, on this page", "TypeDoc", "div.col-sidebar"),
+    Rule("index of the page's members", "TypeDoc", ".tsd-index-panel"),
+    Rule("flags (Optional, Readonly)", "TypeDoc", "code.tsd-tag"),
+    Rule("members inherited from outside the project", "TypeDoc", "section.tsd-is-external"),
 )
 
 #: Text that is chrome on a generator's pages where no marker sets it apart: a
