@@ -15,7 +15,9 @@ p50/p95 there.
 
 The sites: the demo (``site_demo``), a 44-page slice of the Python docs (the
 pages the first held-out set expects, copied with their paths), the whole
-Python docs (Debian's ``python3.11-doc``) and Debian's ``mkdocs-doc`` build.
+Python docs (Debian's ``python3.11-doc``), Debian's ``mkdocs-doc`` build and
+DocBook XSL manuals and Doxygen references from Debian packages
+(``MANUALS_AND_REFERENCES``).
 Then real docs sites built with their own generators (``GENERATOR_SITES``), when
 built under ``$DOCS_PANEL_GENSITES``. Pages count as one however the site spells
 them (``docs_panel.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
@@ -72,6 +74,22 @@ GENERATOR_SITES = {
     "mdbook": "mdbook-guide",  # mdBook 0.5.4
     "prettier": "prettier-docusaurus",  # Docusaurus 3.10.2, versioned docs, blog
     "vitepress": "vitepress-docs",  # VitePress 1.6.4, 8 languages
+}
+#: DocBook XSL manuals and Doxygen references as Debian ships them (issue 43):
+#: ``apt-get install postgresql-doc-15 libpam-doc debian-reference-en
+#: libjsoncpp-doc libtinyxml-doc``; Javadoc, rustdoc and TypeDoc references built under
+#: ``GENSITES`` as the sets' "about" says. Name -> (folder, its question sets).
+MANUALS_AND_REFERENCES = {
+    "postgresql": ("/usr/share/doc/postgresql-doc-15/html", ("dev", "heldout")),  # 15.20
+    "linux-pam": ("/usr/share/doc/libpam-doc/html", ("dev",)),  # 1.5.2
+    "debian-reference": ("/usr/share/debian-reference", ("heldout",)),  # 2.100, English
+    "jsoncpp": ("/usr/share/doc/libjsoncpp-doc", ("dev",)),  # 1.9.5, Doxygen 1.9.1
+    "tinyxml": ("/usr/share/doc/libtinyxml-dev/docs", ("heldout",)),  # 2.6.2, Doxygen 1.6.2
+    "joptsimple": (str(GENSITES / "joptsimple-javadoc"), ("dev",)),  # 5.0.4
+    "commons-io": (str(GENSITES / "commons-io-javadoc"), ("heldout",)),  # 2.11.0
+    "either": (str(GENSITES / "either-rustdoc"), ("dev",)),  # 1.6.1, rustdoc 1.95.0
+    "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
+    "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
 }
 GATE = 0.25
 LIMIT = 8
@@ -139,6 +157,14 @@ SITES = {
             for name, folder in GENERATOR_SITES.items()
             for sets in [name.partition("-")[0]]
         ),
+        *(
+            Site(
+                name,
+                tuple(f"questions_{name.replace('-', '_')}_{kind}.json" for kind in kinds),
+                lambda _, folder=folder: Path(folder),
+            )
+            for name, (folder, kinds) in MANUALS_AND_REFERENCES.items()
+        ),
     )
 }
 
@@ -176,7 +202,8 @@ def main() -> None:
         default=[
             name
             for name in SITES
-            if name not in GENERATOR_SITES or SITES[name].prepare(Path()).is_dir()
+            if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES}
+            or SITES[name].prepare(Path()).is_dir()
         ],
     )
     parser.add_argument("--pagefind", type=Path, help="the pagefind binary (baseline)")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from docs_panel.build.site.generator_rules import generator_of
 from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, text_of
 from docs_panel.build.site.theme_rules import class_words, is_chrome, main_content
 
@@ -33,6 +34,7 @@ class _Page:
     tags: frozenset[str]
     metas: dict[str, str]  # a <meta>'s name or http-equiv -> its content, lower-cased
     kinds: frozenset[tuple[str, ...]]  # the class words of <html> and <body>
+    classes: frozenset[str]  # every class on the page
     root: Element
     main: Element
 
@@ -59,21 +61,33 @@ def _page(address: str, root: Element, main: Element) -> _Page:
     tags: set[str] = set()
     metas: dict[str, str] = {}
     kinds: set[tuple[str, ...]] = set()
+    classes: set[str] = set()
     for element in descendants(root):
         tags.add(element.tag)
+        classes.update(element.classes)
         if element.tag == "meta":
             attrs = element.attrs
             name = (attrs.get("name") or attrs.get("http-equiv") or "").lower()
             metas.setdefault(name, attrs.get("content", "").lower())
         elif element.tag in ("html", "body"):  # Docusaurus names its page kinds there
             kinds.update(map(class_words, element.classes))
-    return _Page(_segments(address), frozenset(tags), metas, frozenset(kinds), root, main)
+    return _Page(
+        _segments(address),
+        frozenset(tags),
+        metas,
+        frozenset(kinds),
+        frozenset(classes),
+        root,
+        main,
+    )
 
 
 _LISTING_SEGMENTS = frozenset(
     """tags tag categories category archive archives authors author genindex modindex
     py-modindex""".split()  # noqa: SIM905
 )
+#: A back-of-the-book index's letter groups: DocBook XSL (``div.indexdiv``).
+_INDEX_CLASSES = frozenset({"indexdiv"})
 _LISTING_PAGE_KINDS = (("list", "page"), ("archive", "page"), ("posts", "page"))
 _VERIFICATION = re.compile(r"google[0-9a-f]{8,}|yandex_[0-9a-f]{8,}|bingsiteauth")
 _TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
@@ -88,6 +102,8 @@ def _is_listing(page: _Page) -> bool:
     ):
         return True
     if len(parts) >= 2 and parts[-2] == "page" and parts[-1].isdigit():  # a blog's page 2, 3, …
+        return True
+    if page.classes & _INDEX_CLASSES:
         return True
     return _links_only(page.main) or any(
         words[-len(kind) :] == kind for words in page.kinds for kind in _LISTING_PAGE_KINDS
@@ -158,4 +174,9 @@ def skip_reason(address: str, root: Element, main: Element | None = None) -> str
     """Why the page at ``address`` (parsed as ``root``, its content ``main``, by default
     ``theme_rules.main_content``) is not content, or None."""
     page = _page(address, root, main_content(root) if main is None else main)
-    return next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
+    reason = next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
+    rules = generator_of(root) if reason is None else None
+    if rules and page.parts:
+        path = "/".join(page.parts)
+        return next((why for why, name in rules.not_content if name.fullmatch(path)), None)
+    return reason

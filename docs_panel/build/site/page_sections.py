@@ -17,7 +17,9 @@ so ``/library/functions.html#zip`` is a section of its own.
 
 Sphinx's heading numbers ("4.8.1."), permalink glyphs and zero-width spaces are
 left out of titles. A page that is not content (``page_kinds``) has no sections
-and says why.
+and says why. A page whose generator names itself (DocBook XSL, Doxygen,
+Javadoc, rustdoc, Asciidoctor) is read with that generator's rules as well
+(``generator_rules``): where its sections' ids sit, its members, its labels.
 """
 
 from __future__ import annotations
@@ -27,10 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
+from docs_panel.build.site.generator_rules import GeneratorRules, generator_of
 from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
 from docs_panel.build.site.page_kinds import skip_reason
 from docs_panel.build.site.tabs import unfold_tabs
-from docs_panel.build.site.theme_rules import SECTIONING, is_chrome, main_content
+from docs_panel.build.site.theme_rules import (
+    SECTIONING,
+    is_chrome,
+    is_chrome_text,
+    main_content,
+    matcher,
+)
 from docs_panel.core.addresses import normal_language
 from docs_panel.core.docs_index import Section
 
@@ -105,14 +114,22 @@ class _Splitter:
     A definition term with an id and its own permalink (Sphinx's API entries
     and glossary terms: ``<dt id="json.dumps">…<a class="headerlink">``) is a
     heading too, one level below the headings around it; the text after its
-    list goes back to the section the list is in.
+    list goes back to the section the list is in. ``rules`` (a generator's) add
+    wrappers whose id names their first heading, lists whose terms are members,
+    a title element, and anchors written just before a heading.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rules: GeneratorRules | None = None) -> None:
         self.drafts = [_Draft(level=0, title="", anchor=None)]
+        self._wrappers = frozenset({"section"}) | (rules.wrappers if rules else frozenset())
+        self._member_lists = rules.member_lists if rules else frozenset()
+        self._rules = rules
+        self._is_title = matcher(rules.title) if rules and rules.title else None
+        self._before: str | None = None  # an empty <a id> just read, if nothing followed it
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[_Draft] = []  # for each open <dl>, the draft it is in
+        self._members: list[bool] = []  # for each open <dl>, whether its terms are members
         self._heading: tuple[Element, _Draft] | None = None
         self._heading_text = _TextBuffer()
         self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
@@ -126,12 +143,16 @@ class _Splitter:
             self.links.append(attrs["href"])
         if attrs.get("id"):
             self._current.ids.append(attrs["id"])
-        if tag == "section" or "section" in element.classes:
+        before, self._before = self._before, None
+        if self._rules and self._rules.anchor_before_heading and tag == "a" and "href" not in attrs:
+            self._before = attrs.get("id") or attrs.get("name") or None
+        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.append(_SectionRecord(attrs.get("id") or None))
         elif tag == "pre":
             self._verbatim += 1
         elif tag == "dl":
             self._lists.append(self._current)
+            self._members.append(not self._member_lists.isdisjoint(element.classes))
         if self._heading is not None:
             if not SIGNATURE_NAME.isdisjoint(element.classes):
                 self._in_name.append(element)
@@ -140,15 +161,28 @@ class _Splitter:
                 name = attrs.get("name") if tag == "a" else None
                 self._heading[1].anchor = attrs.get("id") or name or None
             return
-        if tag in HEADINGS:
-            draft = _Draft(level=int(tag[1]), title="", anchor=attrs.get("id") or None)
+        if tag in HEADINGS or (self._is_title and self._is_title(element)):
+            level = int(tag[1]) if tag in HEADINGS else 1
+            draft = _Draft(level=level, title="", anchor=attrs.get("id") or before)
             if draft.anchor is None:
                 draft.anchor = self._section_anchor()
             for record in self._sections:
                 record.has_heading = True
-        elif tag == "dt" and attrs.get("id") and _has_permalink(element):
+        elif (
+            tag == "dt"
+            and attrs.get("id")
+            and (_has_permalink(element) or (self._members and self._members[-1]))
+        ):
             draft = _Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
+        elif tag == "dt" and self._rules and self._rules.wrapped_terms and self._section_anchor():
+            draft = _Draft(level=6 + len(self._lists), title="", anchor=self._section_anchor())
+            for record in self._sections:
+                record.has_heading = True
         else:
+            if tag == "dt" and self._members and self._members[-1]:
+                # A member without an id has no anchor: it is read in the list's section,
+                # not in the member before it.
+                self._current = self._lists[-1]
             return
         self._heading = (element, draft)
         self._heading_text = _TextBuffer()
@@ -156,12 +190,13 @@ class _Splitter:
 
     def close(self, element: Element) -> None:
         tag = element.tag
-        if tag == "section" or "section" in element.classes:
+        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.pop()
         elif tag == "pre":
             self._verbatim -= 1
         elif tag == "dl" and self._lists:
             self._current = self._lists.pop()
+            self._members.pop()
         if self._in_name and element is self._in_name[-1]:
             self._in_name.pop()
         if self._heading is not None and element is self._heading[0]:
@@ -174,6 +209,8 @@ class _Splitter:
             self.text(" ")
 
     def text(self, data: str) -> None:
+        if data.strip():
+            self._before = None
         buffer = self._heading_text if self._heading else self._current.body
         if self._in_name:
             self._name.append(data)
@@ -184,12 +221,20 @@ class _Splitter:
         draft = self._heading[1]
         self._heading = None
         title = _SPACES.sub(" ", self._heading_text.value()).strip()
+        if self._rules and element.tag in HEADINGS:
+            title = self._rules.strip_label(title)
         if not title:
             return
         draft.title = title
-        if element.tag == "dt":  # a signature: the name is the title, all of it is text
+        member = self._rules.member_anchor if self._rules else None
+        found = member.fullmatch(draft.anchor) if member and draft.anchor else None
+        if found:  # a heading that is the whole signature: the name titles it
+            draft.title = found.group("name")
+            draft.body.add(title, verbatim=False)
+            draft.body.break_line()
+        elif element.tag == "dt":  # a signature: the name is the title, all of it is text
             name = _SPACES.sub("", "".join(self._name))
-            draft.title = name or title.partition("(")[0].rstrip() or title
+            draft.title = name or title.partition("(")[0].rstrip(" [{") or title
             draft.body.add(title, verbatim=False)
             draft.body.break_line()
         self.drafts.append(draft)
@@ -220,18 +265,21 @@ def _is_glyph(element: Element) -> bool:
     )
 
 
-def _walk(main: Element, splitter: _Splitter) -> None:
+def _walk(main: Element, splitter: _Splitter, generator: str = "") -> None:
     """Feed ``main``'s content to ``splitter`` in document order, skipping chrome."""
     sectioning = int(main.tag in SECTIONING or main.attrs.get("role") == "main")
     stack: list[Element | str | tuple[Element]] = list(reversed(main.children))
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            splitter.text(item)
+            if not (generator and is_chrome_text(item, generator)):
+                splitter.text(item)
         elif isinstance(item, tuple):
             sectioning -= item[0].tag in SECTIONING
             splitter.close(item[0])
-        elif not is_chrome(item, in_sectioning=sectioning > 0) and not _is_glyph(item):
+        elif not is_chrome(
+            item, in_sectioning=sectioning > 0, generator=generator
+        ) and not _is_glyph(item):
             children = item.children
             if item.tag == "header" and sectioning:  # an article's: its title and byline
                 children = [child for child in children if _holds_heading(child)]
@@ -271,11 +319,14 @@ def read_page(address: str, html: str) -> PageContent:
     reason = skip_reason(address, root, main)
     if reason is not None:
         return PageContent([], skipped=reason)
-    splitter = _Splitter()
+    rules = generator_of(root)
+    splitter = _Splitter(rules)
     unfold_tabs(main)
-    _walk(main, splitter)
+    _walk(main, splitter, rules.name if rules else "")
     top, *headed = splitter.drafts
     page_title = _page_title(root, headed, address)
+    if rules:
+        page_title = rules.strip_label(page_title)
     used: set[str | None] = {None}
     if headed:
         first = headed.pop(0)

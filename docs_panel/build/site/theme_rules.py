@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from docs_panel.build.site.html_tree import Element, descendants
+from docs_panel.build.site.html_tree import Element, descendants, text_of
 
 # Tag lists read best as words, hence the noqa: SIM905.
 #: A ``footer`` is chrome anywhere: inside an article it holds its author, edit link,
@@ -94,7 +94,63 @@ THEME_CHROME: tuple[Rule, ...] = (
     Rule("prev/next links", "mdBook", ".nav-wrapper"),
     Rule("prev/next links", "mdBook", ".nav-chapters"),
     Rule("menu bar", "mdBook", ".menu-bar"),
+    Rule("prev/up/next links", "DocBook XSL", ".navheader"),
+    Rule("prev/up/next links", "DocBook XSL", ".navfooter"),
+    Rule("list of tables", "DocBook XSL", ".list-of-tables"),
+    Rule("list of figures", "DocBook XSL", ".list-of-figures"),
+    Rule("list of examples", "DocBook XSL", ".list-of-examples"),
+    Rule("list of procedures", "DocBook XSL", ".list-of-procedures"),
+    Rule("list of equations", "DocBook XSL", ".list-of-equations"),
 )
+
+#: Chrome whose markers are too common a word to hold on every site (``.summary``,
+#: ``.reference``): checked only on pages of the generator named in ``themes``, as
+#: ``generator_rules.generator_of`` recognises it.
+GENERATOR_CHROME: tuple[Rule, ...] = (
+    Rule("title area, menus, breadcrumbs", "Doxygen", "div[id=top]"),
+    Rule("breadcrumbs", "Doxygen", ".navpath"),
+    Rule("links to the member groups", "Doxygen", "div.summary"),
+    Rule("search widget", "Doxygen", "[id=MSearchSelectWindow]"),
+    Rule("search widget", "Doxygen", "[id=MSearchResultsWindow]"),
+    Rule("search widget", "Doxygen", "[id=MSearchBox]"),
+    Rule("source links", "Doxygen", "p.definition"),
+    Rule("source links", "Doxygen", "p.reference"),
+    Rule("inherited members", "Doxygen", "tr.inherit_header"),
+    Rule("inherited members", "Doxygen", "tr.inherit"),
+    Rule("member separator", "Doxygen", "td.memSeparator"),
+    Rule("permalink glyph", "Doxygen", "span.permalink"),
+    Rule("footer", "Doxygen", "hr.footer"),
+    Rule("footer", "Doxygen", "address.footer"),
+    Rule("source tooltips", "Doxygen", "div.ttc"),
+    Rule("inherited members", "Javadoc", "div.inherited-list"),
+    Rule("source links", "rustdoc", "a.src"),
+    Rule("expand toggle label", "rustdoc", "summary.hideme"),
+    Rule("auto trait implementations", "rustdoc", "h2[id=synthetic-implementations]"),
+    Rule("auto trait implementations", "rustdoc", "[id=synthetic-implementations-list]"),
+    Rule("blanket implementations", "rustdoc", "h2[id=blanket-implementations]"),
+    Rule("blanket implementations", "rustdoc", "[id=blanket-implementations-list]"),
+    Rule("footer, last updated", "Asciidoctor", "div[id=footer]"),
+    Rule("byline: author, version, date", "Asciidoctor", "div.details"),
+    Rule("sidebar: settings, on this page", "TypeDoc", "div.col-sidebar"),
+    Rule("index of the page's members", "TypeDoc", ".tsd-index-panel"),
+    Rule("flags (Optional, Readonly)", "TypeDoc", "code.tsd-tag"),
+    Rule("members inherited from outside the project", "TypeDoc", "section.tsd-is-external"),
+)
+
+#: Text that is chrome on a generator's pages where no marker sets it apart: a
+#: link's whole text, or the start of a text run. Doxygen's "More..." links to a
+#: member's documentation, and its closing list of the files a class came from.
+GENERATOR_CHROME_TEXT: dict[str, tuple[str, ...]] = {
+    "Doxygen": (
+        "More...",
+        "Go to the source code of this file.",
+        "The documentation for this class was generated from the following file",
+        "The documentation for this struct was generated from the following file",
+        "The documentation for this union was generated from the following file",
+        "The documentation for this namespace was generated from the following file",
+    ),
+    "rustdoc": ("Read more",),
+}
 
 #: Class words (a class split at ``-``, ``_`` and case changes, a CSS module's
 #: hash left off) that mark chrome on any theme: runs of words, each a tuple.
@@ -173,6 +229,10 @@ _OTHER_MATCHERS = tuple(
     for r in THEME_CHROME
     if r.marker[1:] not in _THEME_CLASSES and r.marker[1:-1] not in _THEME_STEMS
 )
+_GENERATOR_MATCHERS = {
+    name: tuple(matcher(r.marker) for r in GENERATOR_CHROME if r.themes == name)
+    for name in {r.themes for r in GENERATOR_CHROME}
+}
 
 
 @cache
@@ -196,11 +256,13 @@ def _general_chrome_class(name: str, link: bool = False) -> bool:
     )
 
 
-def is_chrome(element: Element, *, in_sectioning: bool) -> bool:
+def is_chrome(element: Element, *, in_sectioning: bool, generator: str = "") -> bool:
     """Whether ``element`` (and all it holds) is theme chrome, by the rules above.
 
     ``in_sectioning``: it is inside an article, section or main, where a
     ``header`` belongs to the content (HTML's rule: there it holds the title).
+    ``generator``: the page's generator (``generator_rules``), whose
+    ``GENERATOR_CHROME`` rules then apply too.
     """
     attrs = element.attrs
     classes = element.classes
@@ -214,7 +276,19 @@ def is_chrome(element: Element, *, in_sectioning: bool) -> bool:
         or any(name.startswith(_THEME_STEMS) for name in classes)
         or any(matches(element) for matches in _OTHER_MATCHERS)
         or any(_general_chrome_class(name, element.tag == "a") for name in classes)
+        or any(matches(element) for matches in _GENERATOR_MATCHERS.get(generator, ()))
+        or (
+            generator in GENERATOR_CHROME_TEXT
+            and element.tag == "a"
+            and is_chrome_text(text_of(element), generator)
+        )
     )
+
+
+def is_chrome_text(text: str, generator: str) -> bool:
+    """Whether ``text`` (a link's, or a run of text) is ``generator``'s chrome."""
+    texts = GENERATOR_CHROME_TEXT.get(generator, ())
+    return bool(texts) and text.strip().startswith(texts)
 
 
 #: Where a page's content is, by generator, most specific first; the first that
