@@ -90,6 +90,7 @@ from operator import add, and_, gt, mul, neg
 from typing import Any
 
 from docs_panel.core.addresses import page_key, same_language
+from docs_panel.core.embedding_roles import SIDES, Role, role_from_json
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.snippets import snippet
@@ -247,7 +248,7 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    model, dimension, codes = _embeddings(payload, len(page_of))
+    model, dimension, codes, roles = _embeddings(payload, len(page_of))
     if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
         raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {_REBUILD}")
     page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
@@ -267,6 +268,7 @@ def load_index(payload: object) -> DocsIndex:
         _languages=languages,
         embedding_model=model,
         embedding_dimension=dimension,
+        embedding_roles=roles,
         _vectors=codes,
         _vector_starts=vector_starts,
         _page_language=pages["language"],
@@ -320,12 +322,15 @@ def _parts(
     return text_starts, term_starts, vector_starts, files
 
 
-def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[str | None]]:
-    """The model and dimension the sections were embedded with, and their vector codes
-    (None until their part is added); ``("", 0, [])`` for a lexical-only index."""
+def _embeddings(
+    payload: dict[str, Any], sections: int
+) -> tuple[str, int, list[str | None], dict[str, Role]]:
+    """The model and dimension the sections were embedded with, their vector codes
+    (None until their part is added) and the sides' roles; ``("", 0, [], {})`` for a
+    lexical-only index."""
     embeddings = payload.get("embeddings")
     if embeddings is None:
-        return "", 0, []
+        return "", 0, [], {}
     model = embeddings.get("model") if isinstance(embeddings, dict) else None
     dimension = embeddings.get("dimension") if isinstance(embeddings, dict) else None
     if not (isinstance(model, str) and model and isinstance(dimension, int) and dimension > 0):
@@ -338,7 +343,15 @@ def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[
     codes = payload["sections"].get("vector", [None] * sections)
     if not (isinstance(codes, list) and len(codes) == sections):
         raise DocsIndexError(f"index.json: the section vectors do not fit; {_REBUILD}")
-    return model, dimension, codes
+    written = embeddings.get("roles", {})
+    roles = (
+        {side: role_from_json(role) for side, role in written.items()}
+        if isinstance(written, dict)
+        else None
+    )
+    if roles is None or not set(roles) <= set(SIDES) or None in roles.values():
+        raise DocsIndexError(f"index.json: 'embeddings.roles' is malformed; {_REBUILD}")
+    return model, dimension, codes, {side: role for side, role in roles.items() if role}
 
 
 def _page_share(pages: int) -> float:
@@ -444,6 +457,8 @@ class DocsIndex:
     version: str
     embedding_model: str  # the model the sections' vectors are from; "" for none
     embedding_dimension: int
+    # How each side was (passages) or is to be (questions) asked for; empty: as any text.
+    embedding_roles: Mapping[str, Role]
     _page_titles: list[str] = field(repr=False)
     _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
     # Section numbers by address, of the sections whose anchors are in (all, unless split).

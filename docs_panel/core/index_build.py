@@ -16,11 +16,12 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
 from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
+from docs_panel.core.embedding_roles import Role, role_to_json
 from docs_panel.core.packed import SEPARATOR, pack, unpack
 from docs_panel.core.text import terms
 from docs_panel.core.vectors import CODES
@@ -156,11 +157,15 @@ def build_index(
         },
     }
     if vectors is not None:
-        payload["embeddings"] = {
+        embeddings: dict[str, object] = {
             "model": vectors.model,
             "dimension": vectors.dimension,
             "codes": CODES,
         }
+        roles = {side: role_to_json(role) for side, role in vectors.roles.items() if role}
+        if roles:
+            embeddings["roles"] = roles
+        payload["embeddings"] = embeddings
         columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
         columns["vector"] = [vectors.codes[section.address] for section in sections]
     return payload
@@ -174,6 +179,9 @@ class Embedded:
     model: str
     dimension: int
     codes: Mapping[str, str]
+    roles: Mapping[str, Role] = field(default_factory=dict)
+    """How each side (``embedding_roles.SIDES``) is asked for: the passages were, and
+    the questions are to be unless the panel's config says otherwise."""
 
 
 def release_notes(path: str, title: str) -> bool:

@@ -15,6 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from docs_panel.build.cli import Embedding, build
+from docs_panel.core.embedding_roles import Role
 from docs_panel.core.server_wire import ServerStreamDecoder, SourcesDelta
 from docs_panel.server.app import create_app
 from docs_panel.server.settings import Settings
@@ -103,3 +104,25 @@ def test_a_failing_endpoint_leaves_the_words_ranking_and_one_log_line(
     problems = [r for r in caplog.records if r.getMessage().startswith("lexical ranking only")]
     assert len(problems) == 1 and cause in problems[0].problem  # type: ignore[attr-defined]
     assert QUESTION not in json.dumps([r.__dict__ for r in problems], default=str)
+
+
+def test_the_server_asks_for_the_question_on_the_side_the_index_records(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """A model that must be told each text's side (as e5 is): the build sends the
+    passages' side and records the questions'; the server sends that one."""
+    roles = FakeEmbeddings(roles=True)
+    try:
+        root = tmp_path_factory.mktemp("roles") / "site"
+        shutil.copytree(SITE, root)
+        cache = tmp_path_factory.mktemp("cache") / "vectors.sqlite3"
+        passage, query = Role(input_type="passage"), Role(prefix="query: ")
+        build(root, embedding=Embedding(roles.url, MODEL, cache, passage=passage, query=query))
+        assert {body.get("input_type") for body in roles.requests} == {"passage"}
+        roles.requests[:] = []
+        index = root / "docs-panel"
+        hybrid = first_source(index, tmp_path, embeddings=roles.url, embeddings_model=MODEL)
+        assert roles.requests == [{"model": MODEL, "input": [f"query: {QUESTION}"]}]
+        assert hybrid == "/time.html#time.sleep"
+    finally:
+        roles.close()

@@ -22,6 +22,7 @@ from docs_panel.build.runtime.bundle import INDEX_PART, hashed_name
 from docs_panel.build.site.embeddings import VectorCache, embed_sections, passage
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
+from docs_panel.core.embedding_roles import Role
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import decode, encode, scorer
@@ -33,6 +34,7 @@ QUESTION = "freeze the script for two seconds"
 
 class FakeClient:
     model = MODEL
+    role = Role()
 
     def __init__(self) -> None:
         self.texts: list[str] = []
@@ -46,7 +48,7 @@ class MemoryCache:
     def __init__(self) -> None:
         self.rows: dict[str, list[float]] = {}
 
-    key = staticmethod(lambda model, text: f"{model}|{text}")
+    key = staticmethod(lambda model, text, role: f"{model}|{role}|{text}")
 
     def get(self, keys: object) -> dict[str, list[float]]:
         return {key: self.rows[key] for key in keys if key in self.rows}  # type: ignore[attr-defined]
