@@ -83,13 +83,14 @@ from __future__ import annotations
 import gc
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress, repeat
 from operator import add, and_, gt, mul, neg
 from typing import Any
 
 from docs_panel.core.addresses import page_key, same_language
+from docs_panel.core.dense_recall import RECALL_PAGES, Recall
 from docs_panel.core.embedding_roles import SIDES, Role, role_from_json
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
@@ -144,8 +145,9 @@ CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
 SHOWN = ("anchor", "title", "breadcrumb", "text")
 #: A split payload's kinds of part (a part's key is its kind, "-" and its number): the
-#: sections' texts, the terms' postings and the sections' vectors.
-PART_KINDS = ("text", "terms", "vectors")
+#: sections' texts, the terms' postings, the sections' vectors and the pages' vectors
+#: of a recall cluster (``dense_recall``).
+PART_KINDS = ("text", "terms", "vectors", "recall")
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +218,7 @@ def load_index(payload: object) -> DocsIndex:
     version = payload.get("version")
     if not (isinstance(version, str) and version):
         raise DocsIndexError(f"index.json has no version; {_REBUILD}")
-    text_starts, term_starts, vector_starts, files = _parts(payload)
+    text_starts, term_starts, vector_starts, recall_parts, files = _parts(payload)
     pages = _table(
         payload, "pages", strings=("path", "title"), packed=("language", "translation", "notes")
     )
@@ -248,9 +250,11 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    model, dimension, codes, roles = _embeddings(payload, len(page_of))
+    model, dimension, codes, roles, recall = _embeddings(payload, len(page_of))
     if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
         raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {_REBUILD}")
+    if recall_parts != (recall.clusters.count(None) if recall else 0):
+        raise DocsIndexError(f"index.json: 'parts.recall' does not fit; {_REBUILD}")
     page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
     link_prior = _link_priors(sections["links"])
     index = DocsIndex(
@@ -270,6 +274,7 @@ def load_index(payload: object) -> DocsIndex:
         embedding_dimension=dimension,
         embedding_roles=roles,
         _vectors=codes,
+        _recall=recall,
         _vector_starts=vector_starts,
         _page_language=pages["language"],
         _translation=pages["translation"],
@@ -290,11 +295,12 @@ def load_index(payload: object) -> DocsIndex:
 
 def _parts(
     payload: dict[str, Any],
-) -> tuple[list[int], list[str], list[int], dict[str, str]]:
+) -> tuple[list[int], list[str], list[int], int, dict[str, str]]:
     """A split payload's ``parts``: first sections of the text parts, first terms of the
-    term parts, first sections of the vector parts, and the files of all (all empty for
-    a payload in one piece)."""
+    term parts, first sections of the vector parts, how many recall parts, and the
+    files of all (all empty for a payload in one piece)."""
     parts = payload.get("parts", {})
+    recall = parts.get("recall", 0) if isinstance(parts, dict) else None
     vectors = parts.get("vectors", "") if isinstance(parts, dict) else None
     vector_starts = unpack(vectors) if isinstance(vectors, str) else []
     text = parts.get("text", "") if isinstance(parts, dict) else None
@@ -304,8 +310,12 @@ def _parts(
     expected = [f"text-{n}" for n in range(len(text_starts))]
     expected += [f"terms-{n}" for n in range(len(term_starts or []))]
     expected += [f"vectors-{n}" for n in range(len(vector_starts))]
+    expected += [f"recall-{n}" for n in range(recall if isinstance(recall, int) else 0)]
     if (
-        not isinstance(vectors, str)
+        not isinstance(recall, int)
+        or isinstance(recall, bool)
+        or recall < 0
+        or not isinstance(vectors, str)
         or vector_starts != sorted(set(vector_starts))
         or vector_starts[:1] not in ([], [0])
         or not isinstance(text, str)
@@ -319,18 +329,18 @@ def _parts(
         or not set(map(type, files.values())) <= {str}
     ):
         raise DocsIndexError(f"index.json: 'parts' is malformed; {_REBUILD}")
-    return text_starts, term_starts, vector_starts, files
+    return text_starts, term_starts, vector_starts, recall, files
 
 
 def _embeddings(
     payload: dict[str, Any], sections: int
-) -> tuple[str, int, list[str | None], dict[str, Role]]:
+) -> tuple[str, int, list[str | None], dict[str, Role], Recall | None]:
     """The model and dimension the sections were embedded with, their vector codes
-    (None until their part is added) and the sides' roles; ``("", 0, [], {})`` for a
-    lexical-only index."""
+    (None until their part is added), the sides' roles and the pages' recall
+    clusters; ``("", 0, [], {}, None)`` for a lexical-only index."""
     embeddings = payload.get("embeddings")
     if embeddings is None:
-        return "", 0, [], {}
+        return "", 0, [], {}, None
     model = embeddings.get("model") if isinstance(embeddings, dict) else None
     dimension = embeddings.get("dimension") if isinstance(embeddings, dict) else None
     if not (isinstance(model, str) and model and isinstance(dimension, int) and dimension > 0):
@@ -351,7 +361,8 @@ def _embeddings(
     )
     if roles is None or not set(roles) <= set(SIDES) or None in roles.values():
         raise DocsIndexError(f"index.json: 'embeddings.roles' is malformed; {_REBUILD}")
-    return model, dimension, codes, {side: role for side, role in roles.items() if role}
+    recall = Recall.load(embeddings.get("recall"), dimension)
+    return model, dimension, codes, {side: role for side, role in roles.items() if role}, recall
 
 
 def _page_share(pages: int) -> float:
@@ -473,6 +484,7 @@ class DocsIndex:
     _languages: list[str] = field(repr=False)  # the main one first
     _vectors: list[str | None] = field(repr=False)  # per section, its vector code if in
     _vector_starts: list[int] = field(repr=False)  # first section of each vector part
+    _recall: Recall | None = field(repr=False)  # the pages' vectors (dense_recall)
     _page_language: list[int] = field(repr=False)  # per page, a number into _languages
     _translation: list[int] = field(repr=False)  # per page, its main-language copy's number
     # A split payload's parts (empty in one piece): see the module doc.
@@ -531,11 +543,16 @@ class DocsIndex:
         missing = self._missing_terms(query)
         if missing or not self._text_starts:
             return missing
-        if question_vector is not None and self._vector_starts:
+        if question_vector is not None and self._vector_starts and self._recall:
+            keys = {f"recall-{n}" for n in self._recall.probed(question_vector)}
+            if keys - self._added:
+                return sorted(keys - self._added)
             lexical = self._ranking(query, prefix, limit, language)
+            shown = self._shown(prefix, language)
+            found, recalled = self._candidates(lexical.ranked, question_vector, shown)
             keys = {
                 f"vectors-{bisect_right(self._vector_starts, n) - 1}"
-                for n in self._candidates(lexical.ranked)
+                for n in self._sections_of(found + recalled)
             }
             if keys - self._added:
                 return sorted(keys - self._added)
@@ -577,7 +594,9 @@ class DocsIndex:
         if key not in self._files:
             raise DocsIndexError(f"index.json has no part {key!r}; {_REBUILD}")
         n = int(number)
-        if kind == "vectors":
+        if kind == "recall" and self._recall:
+            self._recall.add(n, payload)
+        elif kind == "vectors":
             start, end = [*self._vector_starts, len(self)][n : n + 2]
             if not (
                 isinstance(payload, list)
@@ -681,11 +700,12 @@ class DocsIndex:
         ``question_vector``, the lexical ranking's hits fused with it (each kept)."""
         key = (query, prefix, limit, language)
         ranking = self._last.get(key) or self._lexical(key)
-        if question_vector is None or not self.embedding_model or not ranking.ranked:
+        if question_vector is None or not self.embedding_model or not ranking.best_possible:
             return ranking
         vector = tuple(question_vector)
         if vector not in ranking.fused:
-            fused = self._fused(ranking.ranked, vector, ranking.best_possible)
+            shown = self._shown(prefix, language)
+            fused = self._fused(ranking.ranked, vector, ranking.best_possible, shown)
             ranking.fused[vector] = self._crowded(fused, limit)
         return replace(ranking, hits=ranking.fused[vector])
 
@@ -826,8 +846,11 @@ class DocsIndex:
         # scores needs no key function: thousands of candidates sort in C.
         return sorted(zip(map(neg, scores.values()), scores, strict=True))
 
-    def _candidates(self, ranked: list[tuple[float, int]]) -> list[int]:
-        """The sections of the ``DENSE_PAGES`` best pages of a lexical ranking."""
+    def _candidates(
+        self, ranked: list[tuple[float, int]], vector: Sequence[float], shown: Callable[[int], bool]
+    ) -> tuple[list[int], list[int]]:
+        """The ``DENSE_PAGES`` best pages of a lexical ranking, and the ``RECALL_PAGES``
+        pages closest in meaning among the others ``shown`` (``dense_recall``)."""
         pages: list[int] = []
         for _, number in ranked:
             page = self._page_of[number]
@@ -835,29 +858,51 @@ class DocsIndex:
                 pages.append(page)
                 if len(pages) == DENSE_PAGES:
                     break
+        if not self._recall:
+            return pages, []
+        lexical = set(pages)
+
+        def keep(page: int) -> bool:
+            return page not in lexical and shown(page)
+
+        return pages, self._recall.closest(vector, RECALL_PAGES, keep)
+
+    def _sections_of(self, pages: Iterable[int]) -> list[int]:
+        """The sections of ``pages``, which are consecutive by page."""
+        page_of = self._page_of
         return [
             number
             for page in pages
-            for number in range(bisect_left(self._page_of, page), bisect_right(self._page_of, page))
+            for number in range(bisect_left(page_of, page), bisect_right(page_of, page))
         ]
 
     def _fused(
-        self, ranked: list[tuple[float, int]], vector: Sequence[float], best_possible: float
+        self,
+        ranked: list[tuple[float, int]],
+        vector: Sequence[float],
+        best_possible: float,
+        shown: Callable[[int], bool],
     ) -> list[tuple[float, int]]:
-        """``ranked`` with its ``DENSE_PAGES`` best pages ranked again by words and meaning.
+        """``ranked`` with its ``DENSE_PAGES`` best pages, and the pages meaning recalls,
+        ranked again by words and meaning.
 
-        A candidate page scores its best section's lexical score plus ``DENSE_WEIGHT``
-        times how far its closest section's cosine rises above the ``DENSE_PAGES``-th
-        page's (so a page only gains by meaning against the other candidates, and
-        the gain is zero where meaning does not tell them apart). That closest
-        section leads its page. Pages past the candidates keep their places below.
+        A candidate page scores its best section's lexical score (none for a page the
+        words missed) plus ``DENSE_WEIGHT`` times how far its closest section's cosine
+        rises above the floor: the least of the words' candidates (so a page only
+        gains by meaning against them, and the gain is zero where meaning does not
+        tell them apart), or of the recalled pages when the words found nothing. That
+        closest section leads its page. Pages past the candidates keep their places
+        below.
         """
         if len(vector) != self.embedding_dimension:
             raise DocsIndexError(
                 f"the question's vector has {len(vector)} dimensions; the index's"
                 f" {self.embedding_model} has {self.embedding_dimension}"
             )
-        numbers = self._candidates(ranked)
+        found, recalled = self._candidates(ranked, vector, shown)
+        numbers = self._sections_of(found + recalled)
+        if not numbers:
+            return ranked
         similarity = scorer(vector)
         cosine = {}
         for number in numbers:
@@ -873,7 +918,7 @@ class DocsIndex:
             if page not in closest or cosine[number] > cosine[closest[page]]:
                 closest[page] = number
             best_lexical[page] = max(best_lexical.get(page, 0.0), lexical.get(number, 0.0))
-        floor = min(cosine[number] for number in closest.values())
+        floor = min(cosine[closest[page]] for page in found or recalled)
         fused = []
         for page, number in closest.items():
             gain = DENSE_WEIGHT * best_possible * max(0.0, cosine[number] - floor)
@@ -881,6 +926,14 @@ class DocsIndex:
         leads = set(closest.values())
         rest = [(negated, number) for negated, number in ranked if number not in leads]
         return sorted(fused + rest)
+
+    def _shown(self, prefix: str | None, language: str) -> Callable[[int], bool]:
+        """Whether a page is in the scope ``prefix`` and read in ``language`` (``search``)."""
+        paths, visible = self._page_paths, self._pages_for(language)
+        return lambda page: (
+            (prefix is None or paths[page].startswith(prefix))
+            and (visible is None or page in visible)
+        )
 
     def _pages_for(self, language: str) -> frozenset[int] | None:
         """The pages a reader of ``language`` is shown (see ``search``); None for all."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
+from docs_panel.core.dense_recall import recall_payload
 from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
 from docs_panel.core.embedding_roles import Role, role_to_json
 from docs_panel.core.packed import SEPARATOR, pack, unpack
@@ -165,9 +166,11 @@ def build_index(
         roles = {side: role_to_json(role) for side, role in vectors.roles.items() if role}
         if roles:
             embeddings["roles"] = roles
+        codes = [vectors.codes[section.address] for section in sections]
+        embeddings["recall"] = recall_payload(page_of, codes, vectors.dimension)
         payload["embeddings"] = embeddings
         columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
-        columns["vector"] = [vectors.codes[section.address] for section in sections]
+        columns["vector"] = codes
     return payload
 
 
@@ -238,13 +241,22 @@ def split_index(
     else:
         term_starts = []
     vector_starts: list[int] = []
+    clusters = 0
     if "vector" in head["sections"] and text_starts:
         codes = head["sections"].pop("vector")
         vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
         for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
             parts[f"vectors-{n}"] = codes[start:end]
+        recall = dict(head["embeddings"]["recall"])
+        for n, cluster in enumerate(recall["clusters"]):
+            parts[f"recall-{n}"] = cluster
+        clusters = len(recall["clusters"])
+        head["embeddings"] = {
+            **head["embeddings"],
+            "recall": recall | {"clusters": [None] * clusters},
+        }
     head["parts"] = {
-        **({"vectors": pack(vector_starts)} if vector_starts else {}),
+        **({"vectors": pack(vector_starts), "recall": clusters} if vector_starts else {}),
         "text": pack(text_starts),
         "terms": [words[start] for start in term_starts],
         "files": {},
