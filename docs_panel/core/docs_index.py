@@ -62,13 +62,20 @@ index builds a few dozen Python objects per column instead of one per cell
   (``COMMON_SHARE``), so a search reads few sections even in a large index.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
+- ``embeddings`` (built with ``--embeddings`` only): the ``model``, ``dimension``
+  and ``codes`` form of the sections' vectors (``sections.vector``), the
+  ``roles`` each side was asked on (``embedding_roles``, when set) and the pages'
+  ``recall`` clusters (``dense_recall``).
 - ``parts`` (a large site only; ``index_build.split_index``): what is shown of
   the sections (``SHOWN``: anchor, title, breadcrumb, text) and the ``terms`` are left
   out of the payload and come in files of their own, ``files`` (part key →
   file name, beside the index): ``text-N`` holds those columns for a run of
   sections (``parts.text``: the first section of each run, packed),
   ``terms-N`` the postings of a run of terms in sorted order (``parts.terms``:
-  the first term of each run). Before a search, the shell
+  the first term of each run); with vectors, ``vectors-N`` the codes of a run of
+  whole pages (``parts.vectors``, packed) and ``recall-N`` one recall cluster
+  (``parts.recall``: how many; their place in ``embeddings.recall`` is null).
+  Before a search, the shell
   adds the parts :meth:`DocsIndex.parts_needed` names, so a question fetches
   the few parts it reads instead of the whole index::
 
