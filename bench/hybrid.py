@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from docs_panel.build.site import embeddings
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
     EmbeddingsClient,
@@ -48,6 +49,9 @@ from docs_panel.core.index_build import build_index, split_index
 from docs_panel.core.vectors import decode, normalized
 
 CACHE = DEFAULT_CACHE.with_name("bench-embeddings.sqlite3")
+# A benchmark on a busy machine waits for a batch as long as it takes: a retry after
+# the build's time-out would only queue the same batch again behind the first.
+embeddings.TIMEOUT = 3600
 
 
 @dataclass(frozen=True)

