@@ -53,6 +53,7 @@ def first_source(index: Path, tmp_path: Path, **values: Any) -> str:
         index=index,
         upstream="http://127.0.0.1:9/v1/chat/completions",  # never reached: sources come first
         model="server-model",
+        gate=1.0,  # no hit clears it, so the upstream is never asked
         database=str(tmp_path / "votes.sqlite3"),
         **values,
     )
