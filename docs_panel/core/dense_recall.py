@@ -14,7 +14,7 @@ how candidates are ranked (``docs_index`` fuses them)::
     >>> from docs_panel.core.vectors import encode
     >>> codes = [encode(v) for v in ([1, 1, -1], [1, 0.5, -1], [-1, -1, 1])]
     >>> payload = recall_payload([0, 0, 1], codes, 3)
-    >>> recall = Recall.load(payload, 3)
+    >>> recall = Recall.load(payload, pages=2)
     >>> recall.closest([-1.0, -1.0, 1.0], 1, keep=lambda page: True)
     [1]
 """
@@ -100,10 +100,10 @@ class Recall:
 
     centroids: list[str]
     clusters: list[tuple[list[int], list[str]] | None]  # None: its part is not added yet
-    dimension: int
+    pages: int  # how many pages the index has
 
     @classmethod
-    def load(cls, payload: object, dimension: int) -> Recall:
+    def load(cls, payload: object, pages: int) -> Recall:
         """From the index's ``embeddings.recall`` (a split index's clusters are null)."""
         if not isinstance(payload, dict) or sorted(payload) != ["centroids", "clusters"]:
             raise DocsIndexError(f"index.json: 'embeddings.recall' is malformed; {_REBUILD}")
@@ -115,7 +115,7 @@ class Recall:
             and set(map(type, centroids)) <= {str}
         ):
             raise DocsIndexError(f"index.json: 'embeddings.recall' is malformed; {_REBUILD}")
-        recall = cls(centroids, [None] * len(clusters), dimension)
+        recall = cls(centroids, [None] * len(clusters), pages)
         for number, cluster in enumerate(clusters):
             if cluster is not None:
                 recall.add(number, cluster)
@@ -132,7 +132,11 @@ class Recall:
         ):
             raise DocsIndexError(f"index part recall-{number} does not fit; {_REBUILD}")
         pages = unpack(cluster[0])
-        if len(pages) != len(cluster[1]) or min(pages, default=0) < 0:
+        if (
+            not pages
+            or len(pages) != len(cluster[1])
+            or not 0 <= min(pages) <= max(pages) < self.pages
+        ):
             raise DocsIndexError(f"index part recall-{number} does not fit; {_REBUILD}")
         self.clusters[number] = (pages, cluster[1])
 

@@ -257,7 +257,7 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    model, dimension, codes, roles, recall = _embeddings(payload, len(page_of))
+    model, dimension, codes, roles, recall = _embeddings(payload, len(page_of), len(paths))
     if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
         raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {_REBUILD}")
     if recall_parts != (recall.clusters.count(None) if recall else 0):
@@ -340,7 +340,7 @@ def _parts(
 
 
 def _embeddings(
-    payload: dict[str, Any], sections: int
+    payload: dict[str, Any], sections: int, pages: int
 ) -> tuple[str, int, list[str | None], dict[str, Role], Recall | None]:
     """The model and dimension the sections were embedded with, their vector codes
     (None until their part is added), the sides' roles and the pages' recall
@@ -368,7 +368,7 @@ def _embeddings(
     )
     if roles is None or not set(roles) <= set(SIDES) or None in roles.values():
         raise DocsIndexError(f"index.json: 'embeddings.roles' is malformed; {_REBUILD}")
-    recall = Recall.load(embeddings.get("recall"), dimension)
+    recall = Recall.load(embeddings.get("recall"), pages)
     return model, dimension, codes, {side: role for side, role in roles.items() if role}, recall
 
 

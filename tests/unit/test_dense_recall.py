@@ -69,11 +69,12 @@ def test_a_split_index_fetches_only_the_closest_clusters(monkeypatch: pytest.Mon
 
 
 def test_a_recall_cluster_that_does_not_fit_is_refused() -> None:
-    index = _index()
     payload = json.loads(json.dumps(build_index(extract_site(SITE).sections, "en")))
     assert "embeddings" not in payload  # a lexical index has no recall either
-    recall = dense_recall.Recall.load(
-        {"centroids": ["AA=="], "clusters": [None]}, index.embedding_dimension
-    )
+    recall = dense_recall.Recall.load({"centroids": ["AA=="], "clusters": [None]}, pages=3)
     with pytest.raises(DocsIndexError, match="recall-0 does not fit"):
-        recall.add(0, ["0", ["a", "b"]])
+        recall.add(0, ["0", ["a", "b"]])  # two codes for one page
+    with pytest.raises(DocsIndexError, match="recall-0 does not fit"):
+        recall.add(0, ["3", ["a"]])  # page 3 of 3
+    with pytest.raises(DocsIndexError, match="recall-0 does not fit"):
+        recall.add(0, ["", []])  # no page
