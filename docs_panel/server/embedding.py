@@ -16,7 +16,13 @@ import logging
 import aiohttp
 
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.question_embedding import LIMIT_S, mismatch, request_body, vector_from
+from docs_panel.core.question_embedding import (
+    LIMIT_S,
+    mismatch,
+    query_role,
+    request_body,
+    vector_from,
+)
 from docs_panel.server.settings import Settings
 
 log = logging.getLogger("docs_panel.server")
@@ -58,11 +64,12 @@ async def question_vector(
     if embedder is None:
         return None
     url = embedder.url
-    vector, problem = None, mismatch(embedder.model, index)
+    role = query_role(None, index)  # the server install asks as the index says
+    vector, problem = None, mismatch(embedder.model, role, index)
     if not problem:
         try:
             async with asyncio.timeout(LIMIT_S):
-                body = request_body(embedder.model, text)
+                body = request_body(embedder.model, role, text)
                 async with embedder.session().post(url, data=body) as response:
                     status, answer = response.status, await response.text()
         except (aiohttp.ClientError, OSError, TimeoutError) as err:

@@ -14,7 +14,13 @@ from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from docs_panel.core.config import EmbeddingsConfig
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.question_embedding import LIMIT_S, mismatch, request_body, vector_from
+from docs_panel.core.question_embedding import (
+    LIMIT_S,
+    mismatch,
+    query_role,
+    request_body,
+    vector_from,
+)
 
 
 async def question_vector(
@@ -22,21 +28,21 @@ async def question_vector(
 ) -> list[float] | None:
     """The unit vector of ``text`` from ``url`` (the configured endpoint, resolved),
     or None after one warning when it cannot be had."""
-    vector, problem = None, mismatch(embeddings.model, index)
+    role = query_role(embeddings.query, index)
+    vector, problem = None, mismatch(embeddings.model, role, index)
     if not problem:
-        vector, problem = await _fetch_vector(url, embeddings.model, text, index)
+        body = request_body(embeddings.model, role, text)
+        vector, problem = await _fetch_vector(url, body, index)
     if problem:
         js.console.warn(f"docs-panel: lexical ranking only for this question: {problem}")
     return vector
 
 
-async def _fetch_vector(
-    url: str, model: str, text: str, index: DocsIndex
-) -> tuple[list[float] | None, str]:
+async def _fetch_vector(url: str, body: str, index: DocsIndex) -> tuple[list[float] | None, str]:
     options = {
         "method": "POST",
         "headers": {"Content-Type": "application/json"},
-        "body": request_body(model, text),
+        "body": body,
         "signal": js.AbortSignal.timeout(int(LIMIT_S * 1000)),
     }
     try:

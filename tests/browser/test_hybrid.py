@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, expect
 
 from docs_panel.build.cli import Embedding, build
 from docs_panel.build.serve import make_server
+from docs_panel.core.embedding_roles import Role
 from tests.browser.conftest import Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 from tests.fake_embeddings import MODEL, FakeEmbeddings
@@ -52,10 +53,15 @@ def large_hybrid_site(
 
 @contextmanager
 def _served(
-    tmp_path_factory: pytest.TempPathFactory, fake: FakeEmbeddings, filler: int
+    tmp_path_factory: pytest.TempPathFactory,
+    fake: FakeEmbeddings,
+    filler: int,
+    query: dict[str, str] | None = None,
+    sides: dict[str, Role] | None = None,
 ) -> Iterator[tuple[str, Path]]:
-    """The fixture's pages (and ``filler`` others) built with vectors and served: the
-    site's address and folder."""
+    """The fixture's pages (and ``filler`` others) built with vectors (asked for on
+    ``sides``, if given) and served, the config's ``embeddings.query`` set to ``query``:
+    the site's address and folder."""
     root = tmp_path_factory.mktemp("hybrid") / "site"
     shutil.copytree(SITE, root)
     for n in range(filler):  # three sections of 80 words no other section uses
@@ -68,7 +74,8 @@ def _served(
             f"<body><main><h1>Page {n}</h1>{sections}</main></body></html>",
             encoding="utf-8",
         )
-    config = json.dumps({"chat": False, "embeddings": {"endpoint": fake.url, "model": MODEL}})
+    embeddings = {"endpoint": fake.url, "model": MODEL, "query": query}
+    config = json.dumps({"chat": False, "embeddings": embeddings})
     for page in root.glob("*.html"):
         head = (
             f"<script>window.docsPanel = {config};</script>"
@@ -76,7 +83,7 @@ def _served(
         )
         page.write_text(page.read_text(encoding="utf-8").replace("</head>", head), encoding="utf-8")
     cache = tmp_path_factory.mktemp("cache") / "vectors.sqlite3"
-    build(root, embedding=Embedding(fake.url, MODEL, cache))
+    build(root, embedding=Embedding(fake.url, MODEL, cache, **(sides or {})))
     server = make_server(root, port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -173,3 +180,21 @@ def test_a_failing_endpoint_leaves_the_lexical_ranking_and_one_warning(
     fake.respond = fake.vectors
     assert first.endswith("/datetime.html#timedelta") or first.endswith("/datetime.html"), first
     assert len(warnings) == 1 and cause in warnings[0], warnings
+
+
+def test_the_worker_asks_on_the_query_side_the_config_gives(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory, watch: Watch
+) -> None:
+    """A model that must be told each text's side: passages went by input_type, the
+    config says questions go with e5's prefix, and the worker sends that."""
+    roles = FakeEmbeddings(roles=True)
+    sides = {"passage": Role(input_type="passage"), "query": Role(input_type="query")}
+    try:
+        with _served(tmp_path_factory, roles, 0, {"prefix": "query: "}, sides) as (url, _):
+            roles.requests.clear()
+            first, warnings = _first_result(browser, watch, url)
+        assert roles.requests == [{"model": MODEL, "input": [f"query: {QUESTION}"]}]
+        assert first.endswith("/time.html#time.sleep"), first
+        assert warnings == []
+    finally:
+        roles.close()

@@ -18,6 +18,7 @@ from mcp import Client
 from starlette.testclient import TestClient
 
 from docs_panel.build.cli import Embedding, build
+from docs_panel.core.embedding_roles import Role
 from docs_panel.core.server_wire import ServerStreamDecoder, SourcesDelta
 from docs_panel.server.app import create_app
 from docs_panel.server.settings import Settings
@@ -56,6 +57,7 @@ def first_source(index: Path, tmp_path: Path, **values: Any) -> str:
         index=index,
         upstream="http://127.0.0.1:9/v1/chat/completions",  # never reached: sources come first
         model="server-model",
+        gate=1.0,  # no hit clears it, so the upstream is never asked
         database=str(tmp_path / "votes.sqlite3"),
         **values,
     )
@@ -142,3 +144,25 @@ def test_the_mcp_mount_ranks_by_meaning_as_the_panels_route_does(
         anyio.run(search, url)
     assert found[0] == "/time.html#time.sleep"
     assert fake.requests == [{"model": MODEL, "input": [QUESTION]}]
+
+
+def test_the_server_asks_for_the_question_on_the_side_the_index_records(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """A model that must be told each text's side (as e5 is): the build sends the
+    passages' side and records the questions'; the server sends that one."""
+    roles = FakeEmbeddings(roles=True)
+    try:
+        root = tmp_path_factory.mktemp("roles") / "site"
+        shutil.copytree(SITE, root)
+        cache = tmp_path_factory.mktemp("cache") / "vectors.sqlite3"
+        passage, query = Role(input_type="passage"), Role(prefix="query: ")
+        build(root, embedding=Embedding(roles.url, MODEL, cache, passage=passage, query=query))
+        assert {body.get("input_type") for body in roles.requests} == {"passage"}
+        roles.requests[:] = []
+        index = root / "docs-panel"
+        hybrid = first_source(index, tmp_path, embeddings=roles.url, embeddings_model=MODEL)
+        assert roles.requests == [{"model": MODEL, "input": [f"query: {QUESTION}"]}]
+        assert hybrid == "/time.html#time.sleep"
+    finally:
+        roles.close()

@@ -40,7 +40,8 @@ def _merged(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``changes`` applied, nested objects merged key by key."""
     merged = dict(base)
     for key, value in changes.items():
-        merged[key] = _merged(base[key], value) if isinstance(value, dict) else value
+        nested = isinstance(value, dict) and isinstance(base[key], dict)
+        merged[key] = _merged(base[key], value) if nested else value
     return merged
 
 

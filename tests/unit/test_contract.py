@@ -29,6 +29,7 @@ from docs_panel.core.config import (
     Scope,
     config_to_json,
 )
+from docs_panel.core.embedding_roles import Role
 from docs_panel.core.i18n import table
 from docs_panel.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
 
@@ -38,6 +39,8 @@ TEXT = CONTRACT.read_text(encoding="utf-8")
 SECTIONS = {"history": HistoryConfig, "feedback": FeedbackConfig, "events": EventsConfig}
 # Values made of fields, some required: the contract lists the value and its fields.
 RECORDS = {"scopes": ("scopes[]", Scope), "embeddings": ("embeddings", EmbeddingsConfig)}
+# Objects inside a record, every field with a default: the contract lists their fields.
+INNER = {"embeddings.query": Role}
 REQUIRED = object()
 
 
@@ -58,6 +61,16 @@ def accepted_keys() -> Iterator[tuple[str, str, object]]:
             for name, inner in _KEYS_BY_TYPE[kind].items():
                 default = field_defaults[name]
                 yield f"{path}.{name}", inner.expected, REQUIRED if default is MISSING else default
+                inner_kind = INNER.get(f"{path}.{name}")
+                if inner_kind is not None:
+                    inner_defaults = {f.name: f.default for f in fields(inner_kind)}
+                    for inner_name, spec in _KEYS_BY_TYPE[inner_kind].items():
+                        attribute = re.sub(r"[A-Z]", lambda m: "_" + m.group().lower(), inner_name)
+                        yield (
+                            f"{path}.{name}.{inner_name}",
+                            spec.expected,
+                            inner_defaults[attribute],
+                        )
 
 
 def row(first_cell: str) -> list[str]:

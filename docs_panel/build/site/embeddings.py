@@ -4,7 +4,11 @@
 passage (``passage``: page title, heading and text, cut to what such models
 read) to an OpenAI-compatible ``POST /v1/embeddings`` (llama.cpp's server,
 Ollama, vLLM, Hugging Face TEI, hosted APIs), in batches, and keeps each
-vector as ``docs_panel.core.vectors`` codes for the index.
+vector as ``docs_panel.core.vectors`` codes for the index. A retrieval model that
+embeds questions and passages differently is told the passage side
+(``--embeddings-passage-prefix``, ``-input-type``, ``-model``; see
+``docs_panel.core.embedding_roles``), and the index records it with the query side
+(``--embeddings-query-*``) that the panel is to send.
 
 - The API key comes from the environment (``DOCS_PANEL_EMBEDDINGS_KEY``, sent as
   a bearer token), never from a flag, and is never written anywhere.
@@ -12,8 +16,8 @@ vector as ``docs_panel.core.vectors`` codes for the index.
   1, 2, 4 and 8 s (or the server's ``Retry-After``); any other answer, or one
   that does not hold one vector of one dimension per passage, stops the build
   with one line saying why (``EmbeddingsError``).
-- A cache (SQLite, one row per model and passage) keeps every vector made, so a
-  rebuild embeds only the sections whose text changed.
+- A cache (SQLite, one row per request: model, role and passage) keeps every vector
+  made, so a rebuild embeds only the sections whose text changed.
 - Progress goes to stderr: sections done, rate, time left.
 """
 
@@ -33,6 +37,7 @@ from pathlib import Path
 from typing import IO
 
 from docs_panel.core.docs_index import Section
+from docs_panel.core.embedding_roles import NO_ROLE, Role, request_body
 from docs_panel.core.errors import WidgetError
 from docs_panel.core.index_build import Embedded
 from docs_panel.core.vectors import encode
@@ -73,17 +78,19 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str
 
 
 class EmbeddingsClient:
-    """``embed(texts)``: unit vectors from ``url`` for ``model``, with retries."""
+    """``embed(texts)``: vectors from ``url`` for ``model``, asked for on ``role``'s
+    side, with retries."""
 
     def __init__(
         self,
         url: str,
         model: str,
+        role: Role = NO_ROLE,
         *,
         post: Post = _post,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.url, self.model = url, model
+        self.url, self.model, self.role = url, model, role
         self._post, self._sleep = post, sleep
         self._headers = {"Content-Type": "application/json"}
         key = os.environ.get(KEY_VARIABLE)
@@ -91,7 +98,7 @@ class EmbeddingsClient:
             self._headers["Authorization"] = f"Bearer {key}"
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        body = json.dumps({"model": self.model, "input": list(texts)}).encode()
+        body = request_body(self.model, self.role, texts).encode()
         problem = ""
         for wait in (*RETRIES, None):
             try:
@@ -138,8 +145,13 @@ class VectorCache:
             )
 
     @staticmethod
-    def key(model: str, text: str) -> str:
-        return hashlib.sha256(f"{model}\0{text}".encode()).hexdigest()
+    def key(model: str, text: str, role: Role = NO_ROLE) -> str:
+        """The row of ``text`` asked for as ``role`` (a role-less one keeps the key it
+        always had, so that vectors made before roles are still found)."""
+        asked = f"{role.model or model}\0{role.prefix}{text}"
+        if role.input_type:
+            asked += f"\0{role.input_type}"
+        return hashlib.sha256(asked.encode()).hexdigest()
 
     def get(self, keys: Iterable[str]) -> dict[str, list[float]]:
         found: dict[str, list[float]] = {}
@@ -170,10 +182,12 @@ def embed_sections(
     *,
     progress: IO[str] = sys.stderr,
     clock: Callable[[], float] = time.monotonic,
+    query: Role = NO_ROLE,
 ) -> Embedded:
-    """Every section's vector code, from the cache or the server (in ``BATCH``es)."""
+    """Every section's vector code, from the cache or the server (in ``BATCH``es); the
+    index is to tell the panel to ask for questions as ``query``."""
     texts = {section.address: passage(section) for section in sections}
-    keys = {address: cache.key(client.model, text) for address, text in texts.items()}
+    keys = {address: cache.key(client.model, text, client.role) for address, text in texts.items()}
     known = cache.get(keys.values())
     todo = sorted({keys[a]: texts[a] for a in texts if keys[a] not in known}.items())
     started = clock()
@@ -191,8 +205,23 @@ def embed_sections(
             f"{client.model}: vectors of {len(dimensions)} dimensions in the cache;"
             " delete it or use another --embeddings-cache"
         )
-    codes = {address: encode(known[key]) for address, key in keys.items()}
-    return Embedded(client.model, dimensions.pop() if dimensions else 0, codes)
+    codes = {address: encode(vector) for address, vector in _centered(known, keys).items()}
+    roles = {"query": query, "passage": client.role}
+    return Embedded(client.model, dimensions.pop() if dimensions else 0, codes, roles)
+
+
+def _centered(known: dict[str, list[float]], keys: dict[str, str]) -> dict[str, list[float]]:
+    """Each section's vector less the mean of all: a model whose vectors all lean one
+    way (e5's cosines sit between 0.7 and 0.9) would otherwise set the same sign bits
+    for every section, and the bits that tell sections apart would be few. A
+    question's cosine with a centered section differs from its cosine with the
+    section by the same amount for every section, so questions need no centering."""
+    vectors = [known[key] for key in keys.values()]
+    mean = [sum(column) / len(vectors) for column in zip(*vectors, strict=True)]
+    return {
+        address: [x - m for x, m in zip(known[key], mean, strict=True)]
+        for address, key in keys.items()
+    }
 
 
 def _said(data: bytes) -> str:
