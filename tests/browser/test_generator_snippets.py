@@ -1,0 +1,150 @@
+"""The README's Docusaurus, VitePress, Hugo and mdBook snippets, run on the sites under
+``tests/fixtures/generators``: each snippet is read from README.md, turned into the two
+head tags its generator writes from it, put into every page the fixture's generator
+built, then the site is indexed and its panel answers in Chromium.
+
+The generators themselves are not installed by the tests (Node packages, Hugo, mdBook):
+what each does with the snippet is done the way its documentation says, by a few lines
+per generator below. A snippet that changes so that its tags no longer load the panel, or
+that this code can no longer read, fails the test."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from docs_panel.build.cli import build
+from docs_panel.build.runtime.bundle import ROOT
+from docs_panel.build.serve import make_server
+from tests.browser.conftest import Watch
+from tests.browser.endpoint import FakeEndpoint
+from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
+
+pytestmark = pytest.mark.browser
+
+GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"
+README = ROOT / "README.md"
+
+
+def snippet(generator: str) -> str:
+    """The first code block after the README's paragraph that starts ``**generator**``."""
+    readme = README.read_text(encoding="utf-8")
+    found = re.search(rf"^\*\*{generator}\*\*.*?^```\w*\n(.*?)^```$", readme, re.M | re.S)
+    assert found, f"README.md has no {generator} snippet"
+    return found[1]
+
+
+def _attributes(js_object: str) -> str:
+    """``{src: '/a.js', async: 'true'}`` as HTML attributes."""
+    pairs = re.findall(r"(\w+): '([^']*)'", js_object)
+    return "".join(f' {name}="{value}"' for name, value in pairs)
+
+
+def docusaurus(text: str, page: PurePosixPath, site: Path) -> str:
+    """``headTags`` entries: each a tag with its attributes and its innerHTML."""
+    entry = r"\{tagName: '(\w+)', attributes: (\{[^}]*\})(?:, innerHTML: '(.*)')?\}"
+    entries = re.findall(entry, text)
+    assert len(entries) == 2, text
+    return "".join(f"<{t}{_attributes(a)}>{inner}</{t}>" for t, a, inner in entries)
+
+
+def vitepress(text: str, page: PurePosixPath, site: Path) -> str:
+    """``head`` entries: ``[tag, attributes, content]``."""
+    entries = re.findall(r"\['(\w+)', (\{[^}]*\})(?:, '(.*)')?\]", text)
+    assert len(entries) == 2, text
+    return "".join(f"<{t}{_attributes(a)}>{inner}</{t}>" for t, a, inner in entries)
+
+
+def hugo(text: str, page: PurePosixPath, site: Path) -> str:
+    """The partial's HTML; ``relURL`` puts the path of the site's ``baseURL`` first."""
+    config = tomllib.loads((site.parent / "source" / "hugo.toml").read_text(encoding="utf-8"))
+    base = urlsplit(config["baseURL"]).path
+    rendered = re.sub(r'\{\{ "([^"]+)" \| relURL \}\}', lambda m: base + m[1], text)
+    assert "{{" not in rendered, rendered
+    return rendered
+
+
+def mdbook(text: str, page: PurePosixPath, site: Path) -> str:
+    """``theme/head.hbs``; ``path_to_root`` leads from the page's folder to the book's."""
+    rendered = text.replace("{{ path_to_root }}", "../" * (len(page.parts) - 1))
+    assert "{{" not in rendered, rendered
+    return rendered
+
+
+@dataclass(frozen=True)
+class Generator:
+    name: str  # as the README names it
+    fixture: str
+    render: Callable[[str, PurePosixPath, Path], str]
+    page: str  # the page the reader asks on
+
+
+CASES = [
+    Generator("Docusaurus", "docusaurus", docusaurus, "/docs/reference/cli/"),
+    Generator("VitePress", "vitepress", vitepress, "/reference/cli.html"),
+    Generator("Hugo", "hugo", hugo, "/reference/cli/"),
+    Generator("mdBook", "mdbook", mdbook, "/reference/cli.html"),
+]
+
+
+def with_snippet(generator: Generator, site: Path) -> int:
+    """Every page of ``site`` with the snippet's tags at the end of its head; how many."""
+    text = snippet(generator.name)
+    pages = sorted(site.rglob("*.html"))
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        tags = generator.render(text, PurePosixPath(path.relative_to(site).as_posix()), site)
+        assert html.count("</head>") == 1, path
+        path.write_text(html.replace("</head>", tags + "</head>"), encoding="utf-8")
+    return len(pages)
+
+
+@pytest.mark.parametrize("generator", CASES, ids=lambda g: g.fixture)
+def test_the_readme_snippet_puts_the_panel_on_the_generators_site(
+    generator: Generator, browser: Browser, tmp_path: Path
+) -> None:
+    """On the fixture's API reference page, a reader asks how to check the install: the
+    answer's first source is the install page of the same site."""
+    fixture = GENERATORS / generator.fixture
+    site = tmp_path / "fixture" / "site"
+    shutil.copytree(fixture / "site", site)
+    shutil.copytree(fixture / "source", site.parent / "source")
+    assert with_snippet(generator, site) >= 5
+    build(site, site / "docs-panel")
+    server = make_server(site, port=0, chat=FakeEndpoint())  # the demo model answers
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    watch = Watch(origin=url)
+    # The fixtures keep only their HTML: the theme's own files are missing, not the panel's.
+    theirs = rf"{re.escape(url)}/(?!docs-panel/)\S*"
+    watch.expect_bad_request(rf"^HTTP 404: {theirs}$")
+    watch.expect_bad_request(rf"^failed: {theirs} \(net::ERR_ABORTED\)$")  # as Chromium says it
+    watch.expect_bad_request(r"^off-site request: ")  # the themes' fonts and analytics
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        watch.attach(page)
+        page.goto(url + generator.page)
+        open_panel(page)
+        wait_ready(page)
+        ask(page, "How do I check the install?")
+        sources = page.get_by_role("list", name="Sources")
+        expect(sources).to_be_visible(timeout=READY_TIMEOUT_MS)
+        expect(sources.get_by_role("link").first).to_have_attribute(
+            "href", re.compile(r"^/(docs/)?getting-started/install\b[^#]*#check-the-install$")
+        )
+        assert page.evaluate("window.docsPanel.scopes") == [{"id": "all", "label": "All docs"}]
+        watch.check(page)
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
