@@ -14,7 +14,5 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 @pytest.fixture(scope="session")
-def installed_server(
-    installed: Installed, tmp_path_factory: pytest.TempPathFactory
-) -> Installed:
+def installed_server(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return install_server(tmp_path_factory.mktemp("server"), installed.wheel)
