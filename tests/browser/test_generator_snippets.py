@@ -2,12 +2,12 @@
 ``tests/fixtures/generators``: each snippet is read from README.md and put where its
 generator takes it, the site is indexed and its panel answers in Chromium.
 
-mdBook (pinned in the dev extra, from PyPI) builds the fixture's book itself with the
-snippet as its ``theme/head.hbs``. The others' generators are not installed by the tests
-(Node packages, Hugo): what each writes from the snippet (two head tags) is done the way
-its documentation says, by a few lines per generator below, in every page the fixture's
-generator built. A snippet that changes so that it no longer loads the panel, or that
-this code can no longer read, fails the test."""
+Hugo (Debian's, as the fixture pins it) and mdBook (PyPI's, pinned in the dev extra)
+build the fixture's source themselves with the snippet in. Docusaurus and VitePress are
+Node packages the tests do not install: what each writes from the snippet (two head
+tags) is done the way its documentation says, by a few lines below, in every page the
+fixture's generator built. A snippet that changes so that it no longer loads the panel,
+or that this code can no longer read, fails the test."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -66,13 +65,27 @@ def vitepress(text: str, page: PurePosixPath, site: Path) -> str:
     return "".join(f"<{t}{_attributes(a)}>{inner}</{t}>" for t, a, inner in entries)
 
 
-def hugo(text: str, page: PurePosixPath, site: Path) -> str:
-    """The partial's HTML; ``relURL`` puts the path of the site's ``baseURL`` first."""
-    config = tomllib.loads((site.parent / "source" / "hugo.toml").read_text(encoding="utf-8"))
-    base = urlsplit(config["baseURL"]).path
-    rendered = re.sub(r'\{\{ "([^"]+)" \| relURL \}\}', lambda m: base + m[1], text)
-    assert "{{" not in rendered, rendered
-    return rendered
+def hugo(generator: Generator, work: Path) -> Path:
+    """The fixture's site, built by Hugo with the snippet as a partial that a copy of the
+    theme's ``head.html`` under the site's ``layouts/partials/`` calls before ``</head>``."""
+    source = work / "source"
+    shutil.copytree(GENERATORS / generator.fixture / "source", source)
+    theme = tomllib.loads((source / "hugo.toml").read_text(encoding="utf-8"))["theme"]
+    partials = source / "layouts" / "partials"
+    partials.mkdir(parents=True)
+    (partials / "docs-panel.html").write_text(snippet(generator.name), encoding="utf-8")
+    head = (source / "themes" / theme / "layouts" / "partials" / "head.html").read_text("utf-8")
+    assert head.count("</head>") == 1, head
+    call = '{{ partial "docs-panel.html" . }}\n</head>'
+    (partials / "head.html").write_text(head.replace("</head>", call), encoding="utf-8")
+    command = shutil.which("hugo")
+    assert command, "Hugo is missing: ./dev test installs it (apt-get install hugo)"
+    site = work / "site"
+    options: list[str | Path] = ["--noBuildLock", "--cacheDir", work / "cache"]
+    options += ["--destination", site]
+    done = subprocess.run([command, *options], cwd=source, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return site
 
 
 def mdbook(generator: Generator, work: Path) -> Path:
@@ -120,7 +133,7 @@ class Generator:
 CASES = [
     Generator("Docusaurus", "docusaurus", "/docs/reference/cli/", render=docusaurus),
     Generator("VitePress", "vitepress", "/reference/cli.html", render=vitepress),
-    Generator("Hugo", "hugo", "/reference/cli/", render=hugo),
+    Generator("Hugo", "hugo", "/reference/cli/", built=hugo),
     Generator("mdBook", "mdbook", "/reference/cli.html", built=mdbook),
 ]
 
