@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -112,7 +113,8 @@ def test_stop_and_reload_mid_answer(
 def test_a_follow_up_is_primed_by_a_valid_signature_only(
     page: Page, site: Site, endpoint: FakeEndpoint, server: str, server_watch: Watch
 ) -> None:
-    endpoint.queue(stream("Retry it [1]."), stream("Webhooks [1]."), stream("Again [1]."))
+    endpoint.queue(*(stream(f"Answer {n} [1].") for n in range(4)))
+    before = primed_count(server)
     server_page(page, site, server, "server-follow-up")
     ask(page, "How do I retry a failed job?")
     wait_answered(page, 1)
@@ -122,8 +124,17 @@ def test_a_follow_up_is_primed_by_a_valid_signature_only(
     primed = endpoint.requests[-1]
     assert cited in system_text(primed)
     assert primed["messages"][-3]["content"] == "How do I retry a failed job?"  # type: ignore[index]
+    assert primed_count(server) == before + 1
 
-    # The stored signed list altered (one character), then a follow-up after a reload.
+    # After a reload the stored signed list, untouched, still primes a follow-up.
+    page.reload()  # the panel comes back open, in the same conversation
+    expect(page.locator(".turn")).to_have_count(2, timeout=READY_TIMEOUT_MS)
+    wait_ready(page)
+    ask(page, "How do I purge a queue?")
+    wait_answered(page, 3)
+    assert primed_count(server) == before + 2
+
+    # The stored signed lists altered (one character), then a follow-up after a reload.
     page.evaluate(
         """() => {
         const key = 'docs-panel.history', archive = JSON.parse(localStorage.getItem(key));
@@ -133,12 +144,19 @@ def test_a_follow_up_is_primed_by_a_valid_signature_only(
         localStorage.setItem(key, JSON.stringify(archive));
     }"""
     )
-    page.reload()  # the panel comes back open, in the same conversation
-    expect(page.locator(".turn")).to_have_count(2, timeout=READY_TIMEOUT_MS)
+    page.reload()
+    expect(page.locator(".turn")).to_have_count(3, timeout=READY_TIMEOUT_MS)
     wait_ready(page)
     ask(page, "what about webhook signatures")
-    wait_answered(page, 3)
+    wait_answered(page, 4)
     assert cited not in system_text(endpoint.requests[-1])
+    assert primed_count(server) == before + 2
+
+
+def primed_count(server: str) -> int:
+    """How many questions the server has primed with a valid signed list (/readyz)."""
+    with urllib.request.urlopen(f"{server}/readyz", timeout=10) as response:
+        return int(json.loads(response.read())["primed"])
 
 
 def test_an_upstream_failure_shows_search_results(

@@ -61,6 +61,25 @@ def test_navigation_and_chrome_are_not_indexed(chrome: str) -> None:
             assert chrome not in f"{page_title} {title} {breadcrumb} {text}", address
 
 
+def test_a_singlehtml_pages_child_pages_are_content_their_links_are_not() -> None:
+    """Sphinx's list of child pages holds links in an html build (chrome), and the
+    child pages' own sections in a singlehtml build (content)."""
+    links = '<div class="toctree-wrapper compound"><ul><li><a href="install.html">Install</a>'
+    page = f'<section id="top"><h1>Top</h1><p>Lead.</p>{links}</li></ul></div></section>'
+    assert [s.title for s in extract_sections("/index.html", page)] == ["Top"]
+    inlined = (
+        '<section id="top"><h1>Top</h1><p>Lead.</p><div class="toctree-wrapper compound">'
+        '<span id="document-install"></span><section id="install"><h1>Install</h1>'
+        '<section id="start"><h2>Start</h2><p>Run it.</p></section></section></div></section>'
+    )
+    found = [(s.address, s.title, s.text) for s in extract_sections("/index.html", inlined)]
+    assert found == [
+        ("/index.html", "Top", "Lead."),
+        ("/index.html#install", "Install", ""),
+        ("/index.html#start", "Start", "Run it."),
+    ]
+
+
 @pytest.mark.parametrize(
     ("signature", "title"),
     [

@@ -1,8 +1,9 @@
 """This checkout as a site owner gets it: a wheel built with the standard ``build``
 frontend, installed offline into a fresh virtual environment, run with no ``node``.
 
-The pinned dependencies (the wheel's own, the build backend, and the Sphinx and MkDocs
-the plugins are tested with, all as ``pyproject.toml`` pins them) are downloaded once
+The pinned dependencies (the wheel's own, its ``server`` extra's, the build backend, and
+the Sphinx and MkDocs the plugins are tested with, all as ``pyproject.toml`` pins them)
+are downloaded once
 into a wheelhouse under ``~/.cache/docs-panel``, keyed by the pins; after that neither
 the wheel's build nor its install reaches a package index (``PIP_NO_INDEX``).
 """
@@ -24,6 +25,8 @@ from docs_panel.build.runtime.node_cache import digest
 
 # The generators whose plugins the wheel carries, pinned in the dev extra.
 GENERATORS = ("sphinx", "mkdocs")
+# The extra a site owner installs to run ``docs-panel server``.
+SERVER_EXTRA = "server"
 # What the wheel is built from (pyproject.toml lists the packages it takes).
 SOURCES = ("pyproject.toml", "build_backend", "docs_panel")
 SOURCE_DATE_EPOCH = (
@@ -32,13 +35,18 @@ SOURCE_DATE_EPOCH = (
 
 
 def pins() -> list[str]:
-    """The requirements the wheel's build, install and plugin tests need, as pinned."""
+    """The requirements the wheel's build, install, server and plugin tests need, as pinned."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    dev = project["project"]["optional-dependencies"]["dev"]
-    generators = [pin for pin in dev if pin.split("==")[0] in GENERATORS]
+    extras = project["project"]["optional-dependencies"]
+    generators = [pin for pin in extras["dev"] if pin.split("==")[0] in GENERATORS]
     if len(generators) != len(GENERATORS):
         raise AssertionError(f"pyproject.toml's dev extra should pin {GENERATORS}")
-    return [*project["build-system"]["requires"], *project["project"]["dependencies"], *generators]
+    return [
+        *project["build-system"]["requires"],
+        *project["project"]["dependencies"],
+        *extras[SERVER_EXTRA],
+        *generators,
+    ]
 
 
 def wheelhouse() -> Path:
@@ -74,11 +82,13 @@ def build_wheel(work: Path, house: Path) -> Path:
             shutil.copy2(path, source / name)
     build_runtimes(source / "docs_panel" / "runtime.zip")
     dist = work / "dist"
-    # Run from `work`: in the checkout, `python -m build` would find build.py first.
+    # Run from `work`, and without PYTHONPATH: from the checkout, `python -m build` would
+    # find build.py first.
     command: list[str | Path] = [sys.executable, "-m", "build", "--wheel", "--outdir", dist]
     command.append(source)
+    env = {name: value for name, value in offline(house).items() if name != "PYTHONPATH"}
     # Zip entries dated by SOURCE_DATE_EPOCH, not by the files' mtimes: the same bytes.
-    _run(command, cwd=work, env={**offline(house), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    _run(command, cwd=work, env={**env, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
     (wheel,) = dist.glob("docs_panel-*.whl")
     return wheel
 
@@ -104,16 +114,26 @@ class Installed:
 
 
 def install(work: Path) -> Installed:
+    """The wheel, built here, and the pinned generators in a fresh venv."""
     house = wheelhouse()
     wheel = build_wheel(work, house)
-    venv = work / "venv"
-    _run([sys.executable, "-m", "venv", venv])
     generators = [pin for pin in pins() if pin.split("==")[0] in GENERATORS]
+    return install_into(work / "venv", wheel, [wheel, *generators])
+
+
+def install_server(work: Path, wheel: Path) -> Installed:
+    """``pip install 'docs-panel[server]'`` alone in a fresh venv: nothing the dev extra
+    or the generators bring can stand in for a dependency the extra forgets."""
+    return install_into(work / "venv", wheel, [f"docs-panel[{SERVER_EXTRA}]"])
+
+
+def install_into(venv: Path, wheel: Path, requirements: list[str | Path]) -> Installed:
+    house = wheelhouse()
+    _run([sys.executable, "-m", "venv", venv])
     command: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "-q"]
     command += ["--no-index", "--find-links", wheel.parent, "--find-links", house]
-    command += [wheel, *generators]
-    _run(command, env=offline(house))
-    home = work / "home"
+    _run([*command, *requirements], env=offline(house))
+    home = venv.parent / "home"
     home.mkdir()
     return Installed(venv, wheel, home)
 

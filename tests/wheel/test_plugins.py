@@ -144,3 +144,95 @@ def test_the_built_sites_panel_answers(built: tuple[Generator, Path], browser: B
         context.close()
         server.shutdown()
         server.server_close()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A fixture project built under a base path, by one of Sphinx's HTML builders."""
+
+    name: str
+    generator: str
+    builder: str  # Sphinx's -b; MkDocs has one
+    base: str  # the site's URL path: html_baseurl's or site_url's
+    page: str  # where the reader asks, under base
+    link: str  # the first result's address, under base
+
+    def build(self, installed: Installed, project: Path, out: Path) -> tuple[int, str]:
+        url = f"https://lanternfish.example.org{self.base}"
+        if self.generator == "sphinx":
+            with (project / "conf.py").open("a", encoding="utf-8") as conf:
+                conf.write(f"html_baseurl = {url!r}\n")
+            args: tuple[str | Path, ...] = ("python", "-m", "sphinx", "-b", self.builder)
+            args += (project, out)
+        else:
+            config = project / "mkdocs.yml"
+            config.write_text(f"site_url: {url}\n" + config.read_text(encoding="utf-8"))
+            args = ("mkdocs", "build", "-f", config, "-d", out)
+        done = installed.run(*args, cwd=project)
+        return done.returncode, done.stdout + done.stderr
+
+
+VARIANTS = [
+    Variant("sphinx-html", "sphinx", "html", "/docs/", "api/queue.html", "install.html"),
+    Variant("sphinx-dirhtml", "sphinx", "dirhtml", "/dir/", "api/queue/", "install/index.html"),
+    Variant("sphinx-singlehtml", "sphinx", "singlehtml", "/one/", "", "index.html"),
+    Variant("mkdocs", "mkdocs", "", "/mk/", "api/queue/", "install/index.html"),
+]
+
+
+@pytest.fixture(scope="module")
+def under_paths(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder served at /, each variant's site built into it at its base path."""
+    work = tmp_path_factory.mktemp("under-paths")
+    for variant in VARIANTS:
+        project = work / "projects" / variant.name
+        shutil.copytree(PROJECTS / variant.generator, project)
+        status, output = variant.build(installed, project, work / "root" / variant.base[1:-1])
+        assert status == 0, output
+        assert "sections from" in output
+    return work / "root"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_each_builder_under_a_base_path_links_the_panel_there(
+    variant: Variant, under_paths: Path
+) -> None:
+    site = under_paths / variant.base[1:-1]
+    tag = f'<script src="{variant.base}docs-panel/embed.js" async></script>'
+    pages = [p for p in site.rglob("*.html") if "docs-panel" not in p.parts]
+    for page in pages:
+        head = page.read_text(encoding="utf-8").split("</head>")[0]
+        assert head.count(tag) == 1, page
+    (index_file,) = (site / "docs-panel").glob("index.*.json")
+    index = load_index(json.loads(index_file.read_bytes()))
+    assert index.lookup(f"{variant.base}{variant.link}#starting-the-broker") is not None
+
+
+@pytest.mark.browser
+def test_the_panel_answers_under_each_base_path(under_paths: Path, browser: Browser) -> None:
+    """Each variant's site, served under its base path: the panel loads from there and
+    its first result links the install page's section there."""
+    server = make_server(under_paths, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    watch = Watch(origin=url)
+    context = browser.new_context()
+    try:
+        for variant in VARIANTS:
+            page = context.new_page()
+            watch.attach(page)
+            page.goto(url + variant.base + variant.page)
+            open_panel(page)
+            wait_ready(page)
+            ask(page, "How do I start the broker?")
+            results = page.get_by_role("list", name="Search results")
+            expect(results).to_be_visible(timeout=READY_TIMEOUT_MS)
+            first = results.get_by_role("link").first
+            address = f"{variant.base}{variant.link}#starting-the-broker"
+            expect(first).to_have_attribute("href", address)
+            watch.check(page)
+            page.close()
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

@@ -266,7 +266,7 @@ def is_chrome(element: Element, *, in_sectioning: bool, generator: str = "") -> 
     """
     attrs = element.attrs
     classes = element.classes
-    return (
+    return not _holds_pages(element) and (
         element.tag in _CHROME_TAGS
         or (element.tag == "header" and not in_sectioning and not _has_title(element))
         or attrs.get("role") in _CHROME_ROLES
@@ -302,6 +302,14 @@ CONTENT_ROOTS: tuple[Rule, ...] = (
     Rule("content", "HTML", "article"),
 )
 _ROOT_MATCHERS = tuple(matcher(rule.marker) for rule in CONTENT_ROOTS)
+
+
+def _holds_pages(element: Element) -> bool:
+    """Sphinx's ``singlehtml`` puts the child pages themselves, not links to them, in
+    its list of child pages: one holding sections is content."""
+    return "toctree-wrapper" in element.classes and any(
+        e.tag == "section" or "section" in e.classes for e in descendants(element)
+    )
 
 
 def _has_title(element: Element) -> bool:
