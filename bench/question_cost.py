@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.hosts import FOLDERS, QUESTIONS, build_site  # noqa: E402
 from docs_panel.build.cli import PANEL_FOLDER  # noqa: E402
+from docs_panel.build.runtime.bundle import zstd  # noqa: E402
 from docs_panel.core.answers import NeedParts, plan_answer  # noqa: E402
 from docs_panel.core.config import parse_config  # noqa: E402
 from docs_panel.core.docs_index import load_index  # noqa: E402
@@ -40,6 +41,13 @@ def compressed_size(path: Path) -> int:
         if twin.is_file():
             return twin.stat().st_size
     return path.stat().st_size
+
+
+def raw_bytes(path: Path) -> bytes:
+    """A file's bytes; a part shipped only as its ``.zst`` twin, decompressed."""
+    if path.is_file():
+        return path.read_bytes()
+    return zstd.decompress(path.with_name(path.name + ".zst").read_bytes())
 
 
 def question_cost(panel: Path, question: str) -> dict[str, Any]:
@@ -68,10 +76,11 @@ def question_cost(panel: Path, question: str) -> dict[str, Any]:
         for key in plan.keys:
             path = panel / index.part_file(key)
             figures["parts"] += 1
-            figures["parts_kib"] += path.stat().st_size / 1024
+            data = raw_bytes(path)
+            figures["parts_kib"] += len(data) / 1024
             figures["parts_wire_kib"] += compressed_size(path) / 1024
             started = time.perf_counter()
-            index.add_part(key, json.loads(path.read_bytes()))
+            index.add_part(key, json.loads(data))
             figures["parts_add_ms"] += (time.perf_counter() - started) * 1000
     figures["hits"] = [hit.section.address for hit in plan.hits][:3]
     return figures
