@@ -1,7 +1,9 @@
 """The sites the load benchmark opens, and the hosts that serve them.
 
-Two sites: the demo (``site_demo``, answers from the demo endpoint) and the
-whole Python docs (Debian's ``python3.11-doc``) behind one host page. Each is
+Three sites: the demo (``site_demo``, answers from the demo endpoint), the
+whole Python docs (Debian's ``python3.11-doc``, about 500 pages) and the
+pandas API reference (``python-pandas-doc``, Sphinx + pydata theme, about
+4,100 pages), each large one behind one host page. Each is
 served twice: by a host that gzips (the ``.gz`` twins, gzip on the fly for
 pages) and by one that sends every file as it is. Every host counts the body
 bytes it sends, so "bytes on the wire" includes the worker's requests and
@@ -24,9 +26,13 @@ from docs_panel.build.demo.answers import demo_reply
 from docs_panel.build.serve import CHAT_PATH, StaticHandler, make_server
 
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
+PANDAS_DOCS = Path("/usr/share/doc/python-pandas-doc/html")
+#: The built docs behind a host page, by site name.
+FOLDERS = {"pydocs": PYTHON_DOCS, "pandas": PANDAS_DOCS}
 QUESTIONS = {
     "demo": "How do I retry a job that failed?",
     "pydocs": "How do I parse a JSON string into a dict?",
+    "pandas": "How do I read a CSV file into a DataFrame?",
 }
 
 
@@ -46,18 +52,18 @@ def build_site(name: str, tmp: Path) -> Site:
     if name == "demo":
         report = build_demo(root, endpoint=CHAT_PATH)
         page = "/"
-    elif name == "pydocs":
+    elif name in FOLDERS:
         root.mkdir(parents=True)
-        report = build(PYTHON_DOCS, root / PANEL_FOLDER)
+        report = build(FOLDERS[name], root / PANEL_FOLDER)
         page = "/index.html"
         (root / "index.html").write_text(
-            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Python docs</title>'
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>'
             f'<link rel="icon" href="data:,">{demo_head(CHAT_PATH)}</head>'
-            "<body><h1>The Python docs</h1><p>Ask the panel.</p></body></html>",
+            "<body><h1>The docs</h1><p>Ask the panel.</p></body></html>",
             encoding="utf-8",
         )
     else:
-        raise ValueError(f"unknown site {name!r}: expected demo or pydocs")
+        raise ValueError(f"unknown site {name!r}: expected demo, {' or '.join(FOLDERS)}")
     return Site(name, root, page, QUESTIONS[name], report.pages, report.sections)
 
 

@@ -7,6 +7,8 @@
     python3 bench/run.py --hover-ms 300                   # rest on the launcher first (intent)
     python3 bench/run.py --preload idle                   # the runtimes load once the page is idle
     python3 bench/run.py --browsers chromium,firefox,webkit  # across engines (bench/engines.py)
+    python3 bench/run.py --sites demo pandas --runs 1     # the 4,100-page pandas docs too
+    python3 bench/run.py --scale                          # build time by site size (bench/scale.py)
 
 For each site (the demo; the whole Python docs), host (one that gzips, one that
 sends files as they are), network (loopback; Chrome's "Fast 4G") and visit
@@ -46,7 +48,7 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 from bench.breakdown import format_phases, phases  # noqa: E402
 from bench.history_write import history_write_figures  # noqa: E402
-from bench.hosts import PYTHON_DOCS, Host, Site, build_site  # noqa: E402
+from bench.hosts import FOLDERS, Host, Site, build_site  # noqa: E402
 from bench.visit import NETWORKS, PRELOAD, PROBE, visit  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -144,6 +146,12 @@ def bundle_sizes(site: Site) -> dict[str, float]:
 
 
 def main() -> None:
+    if "--scale" in sys.argv[1:]:  # build time by site size: its own run
+        from bench.scale import main as by_size
+
+        sys.argv.remove("--scale")
+        by_size()
+        return
     if any(arg.startswith("--browsers") for arg in sys.argv[1:]):  # across engines: its own run
         from bench.engines import main as across_engines
 
@@ -152,7 +160,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
-        "--sites", nargs="+", default=["demo", "pydocs"], choices=["demo", "pydocs"]
+        "--sites", nargs="+", default=["demo", "pydocs"], choices=["demo", *FOLDERS]
     )
     parser.add_argument("--hosts", nargs="+", default=list(HOSTS), choices=list(HOSTS))
     parser.add_argument("--networks", nargs="+", default=list(NETWORKS), choices=list(NETWORKS))
@@ -164,8 +172,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT / "latest.json")
     parser.add_argument("--compare", type=Path, help="a JSON file of an earlier run")
     args = parser.parse_args()
-    if "pydocs" in args.sites and not PYTHON_DOCS.is_dir():
-        parser.error(f"--sites pydocs needs {PYTHON_DOCS} (apt-get install python3.11-doc)")
+    for name in args.sites:
+        if name in FOLDERS and not FOLDERS[name].is_dir():
+            parser.error(f"--sites {name} needs {FOLDERS[name]} (apt-get install its -doc package)")
 
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True

@@ -48,6 +48,7 @@ from docs_panel.build.site.embeddings import (
 from docs_panel.build.site.extract import SiteReport, extract_site
 from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
 from docs_panel.build.site.llms_txt import MODES, LlmsReport, Mode, llms_files, write_llms_files
+from docs_panel.build.site.page_reading import default_cache
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
@@ -123,14 +124,16 @@ def build(
     runtime: Runtime | None = None,
     llms_txt: Mode = "write",
     llms_md: bool = False,
+    page_cache: Path | None = None,
 ) -> BuildReport:
     """Index ``site`` and write its panel folder, then its ``llms.txt`` files
     (``llms_txt``: see ``llms_txt.MODES``; ``llms_md``: each page's ``.md`` too);
     ``runtime`` None builds the runtime from this checkout (cached), the wheel passes
-    the one it carries."""
+    the one it carries; ``page_cache`` keeps each page's extraction so a rebuild reads
+    only the pages that changed."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
-    extracted = extract_site(site.resolve(), exclude=out, version=version)
+    extracted = extract_site(site.resolve(), exclude=out, version=version, cache=page_cache)
     sections = rebase(extracted.sections, base)
     vectors = _vectors(sections, embedding) if embedding else None
     index = build_index(sections, extracted.report.main_language, vectors)
@@ -322,6 +325,16 @@ def main(
         help="vectors already made, by model and text (default: %(default)s)",
     )
     parser.add_argument(
+        "--page-cache",
+        type=Path,
+        default=default_cache(),
+        help="each page's extraction, by its bytes, so a rebuild reads only changed pages "
+        "(default: %(default)s)",
+    )
+    parser.add_argument(
+        "--no-page-cache", action="store_true", help="read every page again, keep nothing"
+    )
+    parser.add_argument(
         "--embeddings-optional",
         action="store_true",
         help="if the embeddings server fails, build a lexical-only index (and say so)",
@@ -428,6 +441,7 @@ def main(
             chosen,
             args.llms_txt,
             args.llms_md,
+            page_cache=None if args.no_page_cache else args.page_cache,
         )
         print(report.summary())
         return 0

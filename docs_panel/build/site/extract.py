@@ -22,7 +22,6 @@ each page. On the way it decides, for the whole site:
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from collections import Counter
@@ -32,8 +31,8 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from docs_panel.build.site.genindex import GENINDEX, index_entries
-from docs_panel.build.site.markdown_pages import render_markdown
-from docs_panel.build.site.page_sections import PageContent, read_page
+from docs_panel.build.site.page_reading import PageFile, decode, read_bytes, read_pages
+from docs_panel.build.site.page_sections import PageContent
 from docs_panel.build.site.site_pages import (
     VersionFamily,
     current_versions,
@@ -56,7 +55,6 @@ DUPLICATE_LEAST = 40
 #: How many of the lines that repeat on most pages the report lists.
 REPEATED_LINES = 10
 _WORDS = re.compile(r"[^\W\d_]{3,}.*[^\W\d_]{3,}")  # two words of three letters
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,31 +107,33 @@ class Extracted:
     report: SiteReport = field(repr=False)
 
 
-def extract_site(root: Path, *, exclude: Path | None = None, version: str = "current") -> Extracted:
+def extract_site(
+    root: Path,
+    *,
+    exclude: Path | None = None,
+    version: str = "current",
+    cache: Path | None = None,
+) -> Extracted:
     """Sections of every content page under ``root``, pages in sorted path order.
 
     Skips ``exclude`` (the panel's own output folder), hidden folders, Sphinx's
     asset and source folders. A Markdown page ``a/b.md`` is addressed as
     ``/a/b.html``, the page it builds to; when that HTML page is there too, the
     HTML wins. ``version``: which version of versioned docs to index (see
-    ``site_pages.current_versions``).
+    ``site_pages.current_versions``). ``cache``: where pages already read are
+    kept (``page_reading``); None reads every page.
     """
     if not root.is_dir():
         raise DocsIndexError(f"{root} is not a folder: point it at the folder of built docs")
+    files: dict[str, PageFile] = {}
+    for path in _page_files(root, exclude):
+        relative = path.relative_to(root).as_posix()
+        if path.suffix.lower() == ".md":
+            relative = relative[: -len(".md")] + ".html"
+        files.setdefault("/" + quote(relative), PageFile("/" + quote(relative), path))
     pages: dict[str, PageContent] = {}
     skipped: Counter[str] = Counter()
-    for path in _page_files(root, exclude):
-        markdown = path.suffix.lower() == ".md"
-        relative = path.relative_to(root).as_posix()
-        if markdown:
-            relative = relative[: -len(".md")] + ".html"
-        address = "/" + quote(relative)
-        if address in pages:
-            continue
-        source = _read(path)
-        if markdown:
-            source = f"<html><body>{render_markdown(source).body}</body></html>"
-        page = read_page(address, source)
+    for address, page in zip(files, read_pages(list(files.values()), cache), strict=True):
         if page.skipped:
             skipped[page.skipped] += 1
         else:
@@ -264,7 +264,7 @@ def _index_keywords(root: Path, owners: dict[str, str]) -> dict[str, dict[str, N
     keywords: dict[str, dict[str, None]] = {}
     for path in everything or pages:
         address = "/" + quote(path.relative_to(root).as_posix())
-        for href, words in index_entries(_read(path)):
+        for href, words in index_entries(decode(path, read_bytes(path))):
             target = _link_target(address, href)
             owner = owners.get(target) if target else None
             if owner is not None:
@@ -320,26 +320,3 @@ def _page_files(root: Path, exclude: Path | None) -> list[Path]:
             and not name.startswith(".")
         )
     return sorted(found, key=lambda path: path.relative_to(root).as_posix())
-
-
-def _read(path: Path) -> str:
-    """A page's text: UTF-8, else the charset its ``<meta>`` declares."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise DocsIndexError(f"cannot read {path}: {err.strerror or err}") from err
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        declared = _META_CHARSET.search(data[:4096])
-        charset = declared.group(1).decode("ascii", "replace") if declared else ""
-        try:
-            if charset and codecs.lookup(charset).name != "utf-8":
-                return data.decode(charset)
-        except (LookupError, UnicodeDecodeError):
-            pass
-        raise DocsIndexError(
-            f"cannot decode {path}: not valid UTF-8 (byte {err.start})"
-            + (f" nor {charset}" if charset else "")
-            + "; save it as UTF-8 or declare its encoding with <meta charset>"
-        ) from err
