@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp import Client
 from starlette.testclient import TestClient
@@ -22,6 +21,7 @@ from docs_panel.core.embedding_roles import Role
 from docs_panel.core.server_wire import ServerStreamDecoder, SourcesDelta
 from docs_panel.server.app import create_app
 from docs_panel.server.settings import Settings
+from tests.event_loops import on_own_loop
 from tests.fake_embeddings import MODEL, FakeEmbeddings
 from tests.server_install import running
 
@@ -141,7 +141,7 @@ def test_the_mcp_mount_ranks_by_meaning_as_the_panels_route_does(
             found.extend(hit["address"] for hit in result.structured_content["result"])
 
     with running(create_app(settings)) as url:
-        anyio.run(search, url)
+        on_own_loop(search(url))
     assert found[0] == "/time.html#time.sleep"
     assert fake.requests == [{"model": MODEL, "input": [QUESTION]}]
 

@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx
 import pytest
 from mcp import Client
@@ -25,6 +24,7 @@ from docs_panel.server.limits import Bucket, LimitSettings
 from docs_panel.server.mcp_mount import RATE_LIMITED
 from docs_panel.server.settings import Settings
 from tests.browser.conftest import Site
+from tests.event_loops import on_own_loop
 from tests.server.test_app import settings_for
 from tests.server_install import running
 
@@ -37,7 +37,7 @@ def agent(url: str, script: Callable[[Client], Awaitable[None]]) -> None:
         async with Client(url + "/mcp") as client:
             await script(client)
 
-    anyio.run(run)
+    on_own_loop(run())
 
 
 async def search(client: Client, **arguments: Any) -> list[dict[str, Any]]:
@@ -97,8 +97,8 @@ def test_rate_limits_are_shared_over_redis_by_two_instances(site: Site, redis_ur
             await script(client)
 
     with running(first) as one, running(second) as other:
-        anyio.run(two, one, 2)
-        anyio.run(two, other, 1)
+        on_own_loop(two(one, 2))
+        on_own_loop(two(other, 1))
 
         async def refused(client: Client) -> None:
             with pytest.raises(MCPError) as error:

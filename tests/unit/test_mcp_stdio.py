@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -22,6 +21,7 @@ from docs_panel.core.answers import MAX_RESULTS, plan_answer
 from docs_panel.core.config import DEFAULTS
 from docs_panel.server.index_files import read_index
 from tests.browser.conftest import Site
+from tests.event_loops import on_own_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 FURO = ROOT / "tests" / "fixtures" / "generators" / "sphinx-furo-dirhtml"
@@ -41,7 +41,7 @@ def session(path: Path, script: Callable[[Client], Awaitable[None]]) -> None:
         async with Client(params) as client:
             await script(client)
 
-    anyio.run(run)
+    on_own_loop(run())
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> Any:

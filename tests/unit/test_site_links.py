@@ -100,9 +100,15 @@ PLAIN = st.lists(
 def test_every_site_path_a_browser_sees_is_read_as_one(
     address: str, before: str, after: str
 ) -> None:
-    """The other way: plain text a browser resolves to this site from every page is a
-    site path to the rule too."""
+    """The other way: plain text that reads as a path from the site's root, which a
+    browser resolves to this site from every page, is a site path to the rule too. A
+    relative address ("../..") is refused, whatever it resolves to: the index writes
+    none, so the rule fails closed on them."""
     padded = before + address + after
+    seen = padded.strip("".join(map(chr, range(0x21)))).replace("\t", "").replace("\n", "")
+    if not seen.startswith(("/", "\\")):
+        assert site_path(padded) is None, padded
+        return
     assert (site_path(padded) is not None) == on_this_site_from_any_page(padded), padded
 
 
