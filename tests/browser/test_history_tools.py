@@ -119,11 +119,14 @@ def test_export_one_and_all_then_import_into_a_fresh_profile(
         expect(
             other.get_by_role("status").filter(has_text="Conversations imported: 1")
         ).to_be_visible()
+        listed = other.get_by_role("list", name="Conversations").get_by_role("listitem")
+        expect(listed).to_have_count(1)  # the status can be said before the list is drawn
         assert rows(other) == [QUESTIONS[0]]
         import_file(other, whole)  # merged by id: the one already there is not doubled
         expect(
             other.get_by_role("status").filter(has_text="Conversations imported: 2")
         ).to_be_visible()
+        expect(listed).to_have_count(len(QUESTIONS))
         assert sorted(rows(other)) == sorted(QUESTIONS)
         shoot(other, "imported")
         assert sorted(archive(other).values()) == sorted([q] for q in QUESTIONS)
