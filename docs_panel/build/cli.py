@@ -34,9 +34,11 @@ from pathlib import Path
 from docs_panel.build.demo.answers import demo_reply
 from docs_panel.build.demo.pages import render_site
 from docs_panel.build.publish import publish
-from docs_panel.build.runtime.bundle import ROOT, site_files, with_gzip_twins
+from docs_panel.build.runtime.bundle import site_files
+from docs_panel.build.runtime.paths import ROOT
 from docs_panel.build.runtime.runtime_archive import Runtime, runtime_archive
 from docs_panel.build.runtime.runtime_cache import cached_runtime
+from docs_panel.build.runtime.twins import with_gzip_twins
 from docs_panel.build.serve import CHAT_PATH, make_server
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,

@@ -18,37 +18,35 @@ from typing import Any
 
 import pytest
 
-from docs_panel.build.runtime import bundle, pyodide_wasm
-from docs_panel.build.runtime.bundle import (
-    LOADER_MARK,
-    MANIFEST_MARK,
-    MICROPYTHON_DIR,
-    MICROPYTHON_WASM_FETCH,
-    PYODIDE_DIR,
-    PYSCRIPT_DIST,
-    PYSCRIPT_PLUGINS_OFF,
-    ROOT,
-    STEMMERS,
-    WORKER_DEPENDENCIES,
-    ZSTDDEC_DIR,
-    bundle_files,
-    deterministic_zip,
-    hashed_name,
-    pyscript_chunks,
-    stemmer_files,
-    with_gzip_twins,
-    zstd,
-    zstd_wasm,
-)
+from docs_panel.build.runtime import function_module, pyodide_wasm, vendor_patches
+from docs_panel.build.runtime.bundle import bundle_files
 from docs_panel.build.runtime.cjk_tables import (
     iconv_ranges,
     table_ranges,
     without_cjk_tables,
     without_iconv_tables,
 )
+from docs_panel.build.runtime.js_templates import LOADER_MARK, MANIFEST_MARK
 from docs_panel.build.runtime.lean_source import lean_source
+from docs_panel.build.runtime.paths import (
+    MICROPYTHON_DIR,
+    PACKAGE,
+    PYODIDE_DIR,
+    PYSCRIPT_DIST,
+    ROOT,
+    ZSTDDEC_DIR,
+)
 from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
 from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
+from docs_panel.build.runtime.python_sources import STEMMERS, WORKER_DEPENDENCIES, stemmer_files
+from docs_panel.build.runtime.runtime_archive import deterministic_zip
+from docs_panel.build.runtime.twins import hashed_name, with_gzip_twins, zstd
+from docs_panel.build.runtime.vendor_patches import (
+    MICROPYTHON_WASM_FETCH,
+    PYSCRIPT_PLUGINS_OFF,
+    pyscript_chunks,
+    zstd_wasm,
+)
 from docs_panel.build.runtime.wasm_data import Memory
 from docs_panel.build.serve import IMMUTABLE_PATH
 from docs_panel.core.analyzers import VERSION, analyzer
@@ -116,9 +114,7 @@ def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> 
         "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
         " if n.startswith('docs_panel.build.'))))"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, check=True, cwd=bundle.ROOT
-    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT)
     loaded = {Path(path).resolve() for path in json.loads(run.stdout)}
     assert loaded and loaded <= set(pyodide_wasm.DRIVERS), loaded - set(pyodide_wasm.DRIVERS)
 
@@ -142,7 +138,7 @@ def test_what_is_fetched_with_force_cache_has_a_name_that_never_changes(
 def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
     """embed.js starts the worker before the shell runs; MicroPython's shell then finds it
     by name (client.WORKER_NAME), so the two spellings are held together here."""
-    tree = ast.parse((bundle.PACKAGE / "shell" / "client.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "shell" / "client.py").read_text(encoding="utf-8"))
     names = [
         node.value.value
         for node in tree.body
@@ -150,7 +146,7 @@ def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
         and [getattr(target, "id", "") for target in node.targets] == ["WORKER_NAME"]
         and isinstance(node.value, ast.Constant)
     ]
-    loader = (bundle.PACKAGE / "assets" / "embed.js").read_text(encoding="utf-8")
+    loader = (PACKAGE / "assets" / "embed.js").read_text(encoding="utf-8")
     assert len(names) == 1 and re.findall(r'\bname: "([^"]+)"', loader) == names
 
 
@@ -451,16 +447,16 @@ def test_only_used_pyscript_chunks_ship(files: dict[str, bytes]) -> None:
 
 def test_a_pyscript_core_that_changed_shape_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plugin the core does not list is an error naming it, not a silent no-op."""
-    monkeypatch.setattr(bundle, "PYSCRIPT_PLUGINS_OFF", ("py-editor", "py-spreadsheet"))
+    monkeypatch.setattr(vendor_patches, "PYSCRIPT_PLUGINS_OFF", ("py-editor", "py-spreadsheet"))
     with pytest.raises(ConfigError, match="py-spreadsheet plugin was not found"):
-        bundle.pyscript_core(bundle.PYSCRIPT_DIST / "core-C9KDLldu.js")
+        vendor_patches.pyscript_core(PYSCRIPT_DIST / "core-C9KDLldu.js")
 
 
 def test_page_modules_keep_their_exports_as_function_bodies(files: dict[str, bytes]) -> None:
     """The stubs of PyScript's core and MicroPython's module export exactly the names the
     modules do, from bodies with no module syntax left."""
     originals = {
-        "core-C9KDLldu.js": (bundle.PYSCRIPT_DIST / "core-C9KDLldu.js").read_text("utf-8"),
+        "core-C9KDLldu.js": (PYSCRIPT_DIST / "core-C9KDLldu.js").read_text("utf-8"),
         "micropython.mjs": (MICROPYTHON_DIR / "micropython.mjs").read_text("utf-8"),
     }
     for name, original in originals.items():
@@ -484,7 +480,7 @@ def test_a_module_runs_the_same_from_its_function_body(tmp_path: Path) -> None:
         'export async function load(){return (await import("./chunk.js")).value}'
         "const where=import.meta.url;export{where as w};export default 42;"
     )
-    stub, body = bundle.function_module(module, "module.body.js.gz")
+    stub, body = function_module.function_module(module, "module.body.js.gz")
     (tmp_path / "module.js").write_bytes(stub)
     (tmp_path / "module.body.js.gz").write_bytes(gzip.compress(body))
     (tmp_path / "chunk.js").write_text("export const value = 'beside';")
@@ -515,7 +511,7 @@ def test_a_module_that_cannot_run_as_a_function_is_refused(module: str) -> None:
     """Static imports, export declarations other than functions, re-exports and a
     module with nothing exported are refused, not half-rewritten."""
     with pytest.raises(ConfigError, match="cannot run as a function"):
-        bundle.function_module(module, "x.body.js.gz")
+        function_module.function_module(module, "x.body.js.gz")
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:

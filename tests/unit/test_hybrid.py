@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docs_panel.build.runtime.bundle import INDEX_PART, hashed_name
+from docs_panel.build.runtime.bundle import INDEX_PART
+from docs_panel.build.runtime.twins import hashed_name
 from docs_panel.build.site.embeddings import VectorCache, embed_sections, passage
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import DocsIndex, Section, load_index

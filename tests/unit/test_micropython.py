@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.build.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
+from docs_panel.build.runtime.paths import MICROPYTHON_DIR
+from docs_panel.build.runtime.python_sources import SHARED_CORE
 
 CORE = Path(__file__).resolve().parents[2] / "docs_panel" / "core"
 

@@ -12,7 +12,7 @@ from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
 from bench.engines import PROBE
-from docs_panel.build.runtime.bundle import ALERTS, EMBED_WORDS
+from docs_panel.build.runtime.js_templates import ALERTS, EMBED_WORDS
 from docs_panel.core.config import STORAGE_NAMES, Preload
 from docs_panel.core.i18n import table
 from docs_panel.core.lifecycle import Lifecycle
