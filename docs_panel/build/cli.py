@@ -54,8 +54,8 @@ from docs_panel.build.site.page_reading import default_cache
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
-from docs_panel.core.errors import WidgetError
 from docs_panel.core.index_build import Embedded, build_index
+from docs_panel.portable.errors import WidgetError
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"

@@ -104,11 +104,11 @@ from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.analyzers import Analyzer, from_record
 from docs_panel.core.dense_recall import RECALL_PAGES, Recall
 from docs_panel.core.embedding_roles import SIDES, Role, role_from_json
-from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.snippets import snippet
 from docs_panel.core.text import QueryTerm, Words, terms
 from docs_panel.core.vectors import CODES, scorer
+from docs_panel.portable.errors import DocsIndexError
 
 FORMAT = 6
 #: idf is raised to this power: a rare word still counts most, but one rare

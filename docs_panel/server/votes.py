@@ -24,8 +24,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from docs_panel.core.errors import ConfigError
 from docs_panel.core.report_shape import Report
+from docs_panel.portable.errors import ConfigError
 from docs_panel.server.votes_postgres import PostgresVotes
 from docs_panel.server.votes_sql import VotesError
 from docs_panel.server.votes_sqlite import SqliteVotes

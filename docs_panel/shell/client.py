@@ -1,12 +1,12 @@
 """The shell's one door to the worker (MicroPython): every protocol message goes
-through ``WorkerClient.call``, checked against ``docs_panel.core.protocol``::
+through ``WorkerClient.call``, checked against ``docs_panel.portable.protocol``::
 
     client = WorkerClient()
     started = await client.start(urls, config=..., index_url=..., page_url=..., page_language=...)
     asked = await client.call("ask", question="how do I retry?", scope="", quote="")
     asked.streaming, asked.session        # declared fields only; records nest as Messages
 
-The worker's start is watched (``docs_panel.core.lifecycle.StartWatch``): one that makes
+The worker's start is watched (``docs_panel.portable.lifecycle.StartWatch``): one that makes
 no progress is ended and made again without the warm-start copies.
 
 Arguments go as plain values (a megabyte of archive is never JSON-encoded here:
@@ -19,9 +19,9 @@ import asyncio
 import js
 from pyscript import js_import, workers
 
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.lifecycle import COLD_START, STUCK, StartWatch
-from docs_panel.core.protocol import CALLS, arguments, decode_reply
+from docs_panel.portable.errors import WidgetError
+from docs_panel.portable.lifecycle import COLD_START, STUCK, StartWatch
+from docs_panel.portable.protocol import CALLS, arguments, decode_reply
 
 WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
 COLD = "?cold"  # on the loader's address: a start without the warm-start copies

@@ -17,7 +17,7 @@ import asyncio
 import js
 from pyscript import window
 
-from docs_panel.core.copy_text import answer_markdown
+from docs_panel.portable.copy_text import answer_markdown
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
 

@@ -22,7 +22,7 @@ import js
 from pyscript import window
 from pyscript.ffi import create_proxy
 
-from docs_panel.core.lifecycle import Lifecycle
+from docs_panel.portable.lifecycle import Lifecycle
 from docs_panel.shell.answering import Answering
 from docs_panel.shell.client import WorkerClient
 from docs_panel.shell.composer import Composer

@@ -1,5 +1,5 @@
 """Elements drawn from protocol records (MicroPython): each function takes a record
-(``docs_panel.core.protocol.RECORDS``) and returns elements, deciding nothing::
+(``docs_panel.portable.protocol.RECORDS``) and returns elements, deciding nothing::
 
     article = turn_article("How do I retry?", quote="", scope_label="API")
     for element in answer_elements(turn, on_ask_again=ask_again, votes=votes.bar):

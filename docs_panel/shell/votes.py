@@ -12,7 +12,7 @@ vote back::
     article.append(votes.bar(turn))
 """
 
-from docs_panel.core.caps import SENTENCE_CHARS
+from docs_panel.portable.caps import SENTENCE_CHARS
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path, PurePosixPath
 
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 FOLDER = Path("/tmp/docs-panel-stemmers")
 

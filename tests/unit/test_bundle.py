@@ -52,9 +52,9 @@ from docs_panel.build.serve import IMMUTABLE_PATH
 from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.errors import ConfigError
 from docs_panel.core.index_build import SPLIT_BYTES, build_index
-from docs_panel.core.session_fields import EMBED_FIELDS
+from docs_panel.portable.errors import ConfigError
+from docs_panel.portable.session_fields import EMBED_FIELDS
 
 PAYLOAD = build_index([Section("/a.html", "A", "A", "Alpha.")])
 
@@ -561,7 +561,7 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     assert f"{html5lib}treebuilders/dom.pyc" not in names
     assert "markdown_it/cli/parse.pyc" not in names
     # Of the panel's own, what the worker imports (its locales by name) and no more:
-    assert {"docs_panel/core/render.pyc", "docs_panel/core/locales/ar.pyc"} <= set(names)
+    assert {"docs_panel/core/render.pyc", "docs_panel/portable/locales/ar.pyc"} <= set(names)
     assert "docs_panel/core/report_shape.pyc" not in names  # the server install's
     assert "docs_panel/core/index_build.pyc" not in names  # build.py's
 
@@ -573,20 +573,17 @@ def test_pyscript_imports_are_read_from_its_bundle() -> None:
     assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
-def test_shell_files_carry_the_shared_core(files: dict[str, bytes]) -> None:
-    """The shell gets its modules plus the core modules it shares with the worker, no more,
-    as sources by path in one gzipped JSON object."""
+def test_shell_files_carry_the_portable_folder_whole(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus every file of ``docs_panel.portable``, no more, as
+    sources by path in one gzipped JSON object."""
     shell = json.loads(gzip.decompress(files[manifest(files)["shellFiles"]]))
-    protocol = (ROOT / "docs_panel/core/protocol.py").read_text()
-    assert shell["docs_panel/core/protocol.py"] == lean_source(protocol)  # test_lean_source
-    names = set(shell)
-    shared = {
-        "docs_panel/core/protocol.py",
-        "docs_panel/core/lifecycle.py",
-        "docs_panel/core/i18n.py",
-    }
-    assert {"docs_panel/shell/panel.py", "docs_panel/core/locales/ar.py"} | shared <= names
-    assert "docs_panel/core/history.py" not in names and "docs_panel/shell/main.py" not in names
+    protocol = (ROOT / "docs_panel/portable/protocol.py").read_text()
+    assert shell["docs_panel/portable/protocol.py"] == lean_source(protocol)  # test_lean_source
+    folders = [PACKAGE / "shell", PACKAGE / "portable"]
+    expected = {p.relative_to(ROOT).as_posix() for f in folders for p in f.rglob("*.py")}
+    expected = expected - {"docs_panel/shell/main.py"} | {"docs_panel/__init__.py"}
+    assert set(shell) == expected
+    assert "docs_panel/portable/locales/ar.py" in expected
 
 
 def test_gzip_twins_only_where_they_help() -> None:
@@ -629,7 +626,7 @@ console.log(py.runPython(`
 import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
-from docs_panel.core.protocol import arguments
+from docs_panel.portable.protocol import arguments
 from docs_panel.core.analyzers import from_record
 from docs_panel.worker.stemmers import add_stemmers
 add_stemmers(json.load(open("/tmp/stemmers.json", encoding="utf-8")))
@@ -699,7 +696,7 @@ def test_line_tables_shrink_outside_the_panels_own_code(bundle_in_node: Any) -> 
     first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
     in_stdlib, in_panel = bundle_in_node["frames"]
     assert in_stdlib[0].endswith("json/decoder.py") and in_stdlib[1] == in_stdlib[2]
-    assert in_panel[0].endswith("docs_panel/core/protocol.py") and in_panel[1] > in_panel[2]
+    assert in_panel[0].endswith("docs_panel/portable/protocol.py") and in_panel[1] > in_panel[2]
 
 
 def test_the_cjk_codecs_are_gone_and_say_so(bundle_in_node: Any) -> None:

@@ -24,9 +24,9 @@ from docs_panel.build.site.embeddings import VectorCache, embed_sections, passag
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
 from docs_panel.core.embedding_roles import Role
-from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import decode, encode, scorer
+from docs_panel.portable.errors import DocsIndexError
 from tests.fake_embeddings import DIMENSION, MODEL, vector
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.core.errors import ProtocolError
-from docs_panel.core.protocol import (
+from docs_panel.portable.errors import ProtocolError
+from docs_panel.portable.protocol import (
     CALLS,
     RECORDS,
     STORED,

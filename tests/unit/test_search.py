@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from docs_panel.core.docs_index import Section, _page_share, load_index
-from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import TEXT_LIMIT, build_index, split_index
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
+from docs_panel.portable.errors import DocsIndexError
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 SECTIONS = [

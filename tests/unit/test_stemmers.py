@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.build.runtime.python_sources import stemmer_files
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 from docs_panel.worker.stemmers import add_stemmers
 
 

@@ -84,10 +84,10 @@ from docs_panel.core.config import (
     Preload,
 )
 from docs_panel.core.docs_index import PART_KINDS
-from docs_panel.core.errors import ConfigError
-from docs_panel.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from docs_panel.core.index_build import split_index
-from docs_panel.core.session_fields import EMBED_FIELDS
+from docs_panel.portable.errors import ConfigError
+from docs_panel.portable.i18n import LANGUAGES, RIGHT_TO_LEFT, table
+from docs_panel.portable.session_fields import EMBED_FIELDS
 
 # A large index's part files: the loader answers them from their twins by this rule.
 INDEX_PART = rf"index-(?:{'|'.join(PART_KINDS)})-\d+\.[0-9a-f]{{10}}\.json"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 STATIC_IMPORT = re.compile(r'from\s*"\./([\w.-]+\.js)"')
 # What function_module rewrites, and what it refuses (a statement only a module has).

@@ -15,8 +15,8 @@ from docs_panel.build.runtime.js_modules import inlined
 from docs_panel.build.runtime.node_cache import cached, digest, run_node
 from docs_panel.build.runtime.paths import NODE_MODULES, PACKAGE, ROOT
 from docs_panel.build.runtime.twins import json_bytes
-from docs_panel.core.errors import ConfigError
-from docs_panel.core.i18n import table
+from docs_panel.portable.errors import ConfigError
+from docs_panel.portable.i18n import table
 
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
 LOADER_MARK = "__DOCS_PANEL_LOADER__"

@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[3]
 LICENSE_FILE = re.compile(r"(?:^|/)(?:LICEN[CS]E|COPYING|NOTICE)[^/]*$", re.IGNORECASE)

@@ -1,5 +1,5 @@
 """Which Python goes to the browser: the worker's modules and what they import however
-deep, the shell's modules with the core they share, the worker's pure-Python
+deep, the shell's modules with ``docs_panel.portable``, the worker's pure-Python
 dependencies and a site's Snowball stemmers.
 
 It never compiles or zips them (:mod:`.pyodide_bytecode` and :mod:`.bundle` do).
@@ -16,25 +16,14 @@ from docs_panel.build.runtime.lean_source import lean_source
 from docs_panel.build.runtime.paths import PACKAGE, ROOT
 from docs_panel.build.runtime.twins import gzipped, json_bytes
 from docs_panel.core.analyzers import stemmer_module
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 # Pure-Python packages the worker imports, shipped as files (no micropip offline).
 WORKER_DEPENDENCIES = ("markdown_it", "mdurl", "bleach", "webencodings")
 # Shipped beside a site's index, only the stemmers its languages use (``stemmer_files``).
 STEMMERS = "snowballstemmer"
-SHARED_CORE = (
-    "caps.py",
-    "copy_text.py",
-    "errors.py",
-    "i18n.py",
-    "lifecycle.py",
-    "page_api.py",
-    "protocol.py",
-    "session_fields.py",
-    *(f"locales/{path.name}" for path in sorted((PACKAGE / "core" / "locales").glob("*.py"))),
-)
-"""The core modules the shell imports too, written in the Python MicroPython has: the
-UI words of every language are among them (the shell draws before the worker is up)."""
+# The modules the shell shares with the other runtimes: shipped whole, every file of it.
+PORTABLE = PACKAGE / "portable"
 
 
 def python_files(folder: Path, arcroot: str) -> Iterable[tuple[str, bytes]]:
@@ -74,7 +63,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
     however deep (the server install's own, such as ``report_shape``, stay out of the
     browser), every locale (``i18n`` imports them by name), and their dependencies."""
     start = sorted((PACKAGE / "worker").glob("*.py"))
-    start += sorted((PACKAGE / "core" / "locales").glob("*.py"))
+    start += sorted((PORTABLE / "locales").glob("*.py"))
     paths = sorted(reachable(start, "docs_panel", ROOT))
     files = [(path.relative_to(ROOT).as_posix(), path.read_bytes()) for path in paths]
     files += dependency_files()
@@ -83,7 +72,7 @@ def worker_sources() -> list[tuple[str, bytes]]:
 
 def shell_files() -> bytes:
     """The MicroPython shell's modules (``main.py`` is loaded as the script itself) and
-    the core modules both runtimes share, as one gzipped JSON object of sources by path.
+    ``docs_panel.portable`` whole, as one gzipped JSON object of sources by path.
 
     Without comments or docstrings (``lean_source``: a third fewer bytes), line for
     line. ``main.py`` writes them out before its first import. PyScript's ``files`` would
@@ -95,8 +84,6 @@ def shell_files() -> bytes:
         for f in python_files(PACKAGE / "shell", "docs_panel/shell")
         if f[0] != "docs_panel/shell/main.py"
     ]
-    files += [("docs_panel/__init__.py", b""), ("docs_panel/core/__init__.py", b"")]
-    files += [
-        (f"docs_panel/core/{name}", (PACKAGE / "core" / name).read_bytes()) for name in SHARED_CORE
-    ]
+    files += [("docs_panel/__init__.py", b"")]
+    files += python_files(PORTABLE, "docs_panel/portable")
     return gzipped(json_bytes({name: lean_source(data.decode("utf-8")) for name, data in files}))

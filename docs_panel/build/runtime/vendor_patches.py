@@ -19,7 +19,7 @@ from docs_panel.build.runtime.paths import (
     PYSCRIPT_DIST,
     ZSTDDEC_DIR,
 )
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 # The chunks PyScript imports dynamically while the panel runs: the error plugin (it
 # shows a Python error on the page). The rest serve features the panel never uses:
