@@ -7,7 +7,7 @@ number of results). It never calls a model, never logs and never reads the netwo
 the transports (``agent.mcp_server``) do the talking and the logging::
 
     >>> from docs_panel.core.docs_index import Section, load_index
-    >>> from docs_panel.core.index_build import build_index
+    >>> from docs_panel.build.index_build import build_index
     >>> docs = AgentDocs(lambda: load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#dumps", "json", "dumps", "json.dumps(obj) makes a str."),

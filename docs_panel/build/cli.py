@@ -33,6 +33,7 @@ from pathlib import Path
 
 from docs_panel.build.demo.answers import demo_reply
 from docs_panel.build.demo.pages import render_site
+from docs_panel.build.index_build import Embedded, build_index
 from docs_panel.build.publish import publish
 from docs_panel.build.runtime.bundle import site_files
 from docs_panel.build.runtime.paths import ROOT
@@ -54,7 +55,6 @@ from docs_panel.build.site.page_reading import default_cache
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
-from docs_panel.core.index_build import Embedded, build_index
 from docs_panel.portable.errors import WidgetError
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"

@@ -4,7 +4,7 @@
 as ``index.json``); ``load_index`` reads it back without re-tokenizing
 anything; ``DocsIndex.search`` ranks sections for a question.
 
-    >>> from docs_panel.core.index_build import build_index
+    >>> from docs_panel.build.index_build import build_index
     >>> index = load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#basic-usage", "json", "Basic usage",

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from docs_panel.build.index_build import SPLIT_BYTES, build_index
 from docs_panel.build.runtime import function_module, pyodide_wasm, vendor_patches
 from docs_panel.build.runtime.bundle import bundle_files
 from docs_panel.build.runtime.cjk_tables import (
@@ -52,7 +53,6 @@ from docs_panel.build.serve import IMMUTABLE_PATH
 from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.index_build import SPLIT_BYTES, build_index
 from docs_panel.portable.errors import ConfigError
 from docs_panel.portable.session_fields import EMBED_FIELDS
 
@@ -563,7 +563,7 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     # Of the panel's own, what the worker imports (its locales by name) and no more:
     assert {"docs_panel/core/render.pyc", "docs_panel/portable/locales/ar.pyc"} <= set(names)
     assert "docs_panel/core/report_shape.pyc" not in names  # the server install's
-    assert "docs_panel/core/index_build.pyc" not in names  # build.py's
+    assert "docs_panel/build/index_build.pyc" not in names  # build.py's
 
 
 def test_pyscript_imports_are_read_from_its_bundle() -> None:

@@ -20,7 +20,7 @@ library is trimmed to the modules the worker imports, there is no package lock,
 and the worker's Python and that library come as bytecode for the bundled
 Pyodide (:mod:`docs_panel.build.runtime.pyodide_bytecode`).
 
-    >>> from docs_panel.core.index_build import build_index
+    >>> from docs_panel.build.index_build import build_index
     >>> files = bundle_files(build_index([]))
     >>> "embed.js" in files
     True
@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
+from docs_panel.build.index_build import split_index
 from docs_panel.build.runtime.function_module import STATIC_IMPORT, function_module
 from docs_panel.build.runtime.js_templates import (
     EMBED_WORDS,
@@ -84,7 +85,6 @@ from docs_panel.core.config import (
     Preload,
 )
 from docs_panel.core.docs_index import PART_KINDS
-from docs_panel.core.index_build import split_index
 from docs_panel.portable.errors import ConfigError
 from docs_panel.portable.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from docs_panel.portable.session_fields import EMBED_FIELDS
