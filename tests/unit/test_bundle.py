@@ -562,7 +562,7 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     assert "markdown_it/cli/parse.pyc" not in names
     # Of the panel's own, what the worker imports (its locales by name) and no more:
     assert {"docs_panel/core/render.pyc", "docs_panel/portable/locales/ar.pyc"} <= set(names)
-    assert "docs_panel/core/report_shape.pyc" not in names  # the server install's
+    assert "docs_panel/server/report_shape.pyc" not in names  # the server install's
     assert "docs_panel/build/index_build.pyc" not in names  # build.py's
 
 

@@ -59,9 +59,9 @@ def stemmer_files(analyzers: object) -> dict[str, str]:
 
 
 def worker_sources() -> list[tuple[str, bytes]]:
-    """The worker's Python: ``docs_panel.worker``, the ``docs_panel.core`` modules it imports
-    however deep (the server install's own, such as ``report_shape``, stay out of the
-    browser), every locale (``i18n`` imports them by name), and their dependencies."""
+    """The worker's Python: ``docs_panel.worker``, the ``docs_panel.core`` and
+    ``docs_panel.portable`` modules it imports however deep (no more: the core's are
+    many), every locale (``i18n`` imports them by name), and their dependencies."""
     start = sorted((PACKAGE / "worker").glob("*.py"))
     start += sorted((PORTABLE / "locales").glob("*.py"))
     paths = sorted(reachable(start, "docs_panel", ROOT))

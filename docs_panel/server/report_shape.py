@@ -18,7 +18,7 @@ what the report says::
     >>> parse_report(b'{"id": "x", "vote": 1}')
     Traceback (most recent call last):
     ...
-    docs_panel.core.report_shape.ReportError: vote: expected "up", "down" or null, got a number
+    docs_panel.server.report_shape.ReportError: vote: expected "up", "down" or null, got a number
 """
 
 from __future__ import annotations
