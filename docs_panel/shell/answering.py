@@ -27,6 +27,10 @@ from docs_panel.shell.views import (
 )
 from docs_panel.shell.words import say
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Turn
+
 
 class Answering:
     def __init__(self, thread, controls, client, keeper, lifecycle, spawn, panel):

@@ -23,6 +23,10 @@ from docs_panel.portable.errors import WidgetError
 from docs_panel.portable.lifecycle import COLD_START, STUCK, StartWatch
 from docs_panel.portable.protocol import CALLS, arguments, decode_reply
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from typing import Any
+
 WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
 COLD = "?cold"  # on the loader's address: a start without the warm-start copies
 WATCH_S = 0.5  # how often a start's progress is looked at (none is waited for)
@@ -31,14 +35,14 @@ WATCH_S = 0.5  # how often a start's progress is looked at (none is waited for)
 def reason(err):
     """What a failed call says, for the console: a JS error's message (MicroPython
     gives a JS error as the arguments (proxy, name, message)), else the error as text."""
-    args = getattr(err, "args", ())
+    args: tuple[object, ...] = getattr(err, "args", ())
     return args[2] if len(args) == 3 and isinstance(args[2], str) else str(err)
 
 
 class WorkerClient:
     def __init__(self):
         self.worker = None
-        self._store = None  # store.mjs, imported as the worker starts
+        self._store: Any = None  # store.mjs's import (a JS promise), made as the worker starts
         self.store = None
 
     @property
@@ -89,7 +93,8 @@ async def _worker_up(bridge):
     loader's latest sign in ``bridge.signed``; a start quiet for too long is ended and made
     again cold, and a second quiet one raises."""
     watch = StartWatch(clock=lambda: js.performance.now() / 1000)
-    up, outcome = asyncio.Event(), []  # outcome: [(start, exports, error)]
+    up = asyncio.Event()
+    outcome: list[tuple[int, object, Exception | None]] = []  # [(start, exports, error)]
     asyncio.create_task(_settled(0, workers[WORKER_NAME], outcome, up))  # noqa: RUF006
     start, seen = 0, 0
     while True:

@@ -12,6 +12,10 @@ rendered and sanitized with its one bleach Cleaner, is set as markup.
 from docs_panel.shell.dom import h, icon_button, listen
 from docs_panel.shell.words import say
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Result, Row, Source, Turn
+
 
 def empty_state():
     return h(

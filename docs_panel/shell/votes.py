@@ -16,6 +16,10 @@ from docs_panel.portable.caps import SENTENCE_CHARS
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Feedback, Turn
+
 
 class Votes:
     def __init__(self, keeper, spawn, events):

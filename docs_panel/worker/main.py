@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 # bench/ reads the time the worker's own imports take from this mark and measure.
 js.performance.mark("docs-panel:imports")

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from docs_panel.core.history import Source

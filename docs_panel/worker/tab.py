@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-import js  # type: ignore[import-not-found]
+import js
 
 from docs_panel.core.answers import (
     NeedParts,
