@@ -1,17 +1,15 @@
 """``docs_panel.portable``, as the bundle ships it to the shell, runs in MicroPython (the
-shell's runtime, under Node from the pinned npm package) exactly as in CPython; and the
-shell imports nothing of the package but itself and that folder."""
+shell's runtime, under Node from the pinned npm package) exactly as in CPython (that the
+shell imports nothing else of the package is test_rooms.py's)."""
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import gzip
 import io
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -157,35 +155,3 @@ def test_every_portable_module_imports_in_micropython() -> None:
     modules = portable_modules()
     script = f"for name in {modules!r}:\n    __import__(name)\n    print(name)\n"
     assert in_micropython(script) == modules
-
-
-def docs_panel_imports(path: Path) -> set[str]:
-    """The ``docs_panel`` modules a file imports, read, not run."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-    return {name for name in found if name.split(".")[0] == "docs_panel"}
-
-
-@pytest.mark.parametrize(
-    ("room", "allowed"),
-    [
-        ("shell", ("docs_panel.shell", "docs_panel.portable")),
-        ("portable", ("docs_panel.portable",)),
-    ],
-)
-def test_the_shell_imports_only_itself_and_the_portable_modules(
-    room: str, allowed: tuple[str, ...]
-) -> None:
-    """The shell gets its own modules and ``docs_panel.portable``, nothing else of the
-    package: an import of ``docs_panel.core`` would fail only in the browser."""
-    outside = {
-        f"{path.relative_to(PACKAGE).as_posix()}: {name}"
-        for path in sorted((PACKAGE / room).rglob("*.py"))
-        for name in docs_panel_imports(path)
-        if not name.startswith(tuple(f"{prefix}." for prefix in allowed)) and name not in allowed
-    }
-    assert not outside
