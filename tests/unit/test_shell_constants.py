@@ -59,3 +59,13 @@ def test_the_phone_layout_is_the_stylesheet_s() -> None:
     """The shell's sheet (a dialog on phones) and panel.css switch at the same width."""
     phone = shell_constant("sheet", "PHONE")
     assert re.search(rf"@media {re.escape(str(phone))}[ ,{{]", asset("panel.css"))
+
+
+def test_the_keys_the_shell_keeps_in_local_storage_are_the_contract_s() -> None:
+    """Which key lives in localStorage (kept across visits) is the contract's table (§4)."""
+    contract = (PACKAGE.parent / "docs" / "contract.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `docs-panel\.([\w.]+)` \| (\w+Storage) \|", contract, re.M)
+    assert len(rows) >= 7
+    local = {key for key, area in rows if area == "localStorage"}
+    kept = shell_constant("persistence", "LOCAL_KEYS")
+    assert isinstance(kept, tuple) and set(kept) == local
