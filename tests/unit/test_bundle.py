@@ -167,7 +167,7 @@ def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, byte
 def test_the_loader_reads_the_session_record_by_the_cores_field_names(
     files: dict[str, bytes],
 ) -> None:
-    """embed.js reads this tab's session record (id, left, open) by docs_panel/core's names."""
+    """embed.js reads this tab's session record (id, left, open) by docs_panel/portable's names."""
     assert embedded(files)["session"] == list(EMBED_FIELDS) == ["id", "left", "open"]
 
 
