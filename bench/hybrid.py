@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from docs_panel.build.index_build import build_index, split_index
 from docs_panel.build.site import embeddings
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
@@ -45,7 +46,6 @@ from docs_panel.core import dense_recall
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.embedding_roles import NO_ROLE, Role
-from docs_panel.core.index_build import build_index, split_index
 from docs_panel.core.vectors import decode, normalized
 
 CACHE = DEFAULT_CACHE.with_name("bench-embeddings.sqlite3")

@@ -19,11 +19,16 @@ const [indexPath, questionsPath, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg || 5);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const py = await loadPyodide();
-py.FS.mkdirTree("/app/docs_panel/core");
+py.FS.mkdirTree("/app/docs_panel");
 py.FS.writeFile("/app/docs_panel/__init__.py", "");
-for (const name of readdirSync(join(root, "docs_panel/core"))) {
-  if (name.endsWith(".py")) {
-    py.FS.writeFile(`/app/docs_panel/core/${name}`, readFileSync(join(root, "docs_panel/core", name)));
+// The index reads the core and the portable modules the core imports (its errors).
+for (const room of ["core", "portable"]) {
+  py.FS.mkdirTree(`/app/docs_panel/${room}`);
+  for (const name of readdirSync(join(root, "docs_panel", room))) {
+    if (name.endsWith(".py")) {
+      const source = readFileSync(join(root, "docs_panel", room, name));
+      py.FS.writeFile(`/app/docs_panel/${room}/${name}`, source);
+    }
   }
 }
 py.globals.set("index_text", readFileSync(indexPath, "utf8"));

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 from bench.retrieval import PYTHON_SETS, _in_pyodide  # noqa: E402
 from docs_panel.agent.tools import AgentDocs  # noqa: E402
 from docs_panel.build.cli import build  # noqa: E402
+from docs_panel.build.index_build import build_index  # noqa: E402
 from docs_panel.build.site.extract import extract_site  # noqa: E402
-from docs_panel.core.index_build import build_index  # noqa: E402
 from docs_panel.core.signing import parse_keys  # noqa: E402
 from docs_panel.server.app import create_app  # noqa: E402
 from docs_panel.server.index_files import read_index  # noqa: E402

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.hosts import FOLDERS, QUESTIONS, build_site  # noqa: E402
 from docs_panel.build.cli import PANEL_FOLDER  # noqa: E402
-from docs_panel.build.runtime.bundle import zstd  # noqa: E402
+from docs_panel.build.runtime.twins import zstd  # noqa: E402
 from docs_panel.core.answers import NeedParts, plan_answer  # noqa: E402
 from docs_panel.core.config import parse_config  # noqa: E402
 from docs_panel.core.docs_index import load_index  # noqa: E402

@@ -59,10 +59,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.pagefind_baseline import Pagefind, pagefind
 from docs_panel.build.demo.pages import render_site
 from docs_panel.build.docs_site import build_docs_site
+from docs_panel.build.index_build import build_index
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.docs_index import load_index
-from docs_panel.core.index_build import build_index
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")

@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from docs_panel.build.cli import build_demo  # noqa: E402
 from docs_panel.build.serve import make_server  # noqa: E402
-from docs_panel.core.i18n import table  # noqa: E402
+from docs_panel.portable.i18n import table  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Site  # noqa: E402
 from tests.browser.endpoint import FakeEndpoint, hang, http_error, stream  # noqa: E402
 from tests.browser.reader import ask  # noqa: E402

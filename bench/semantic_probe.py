@@ -44,9 +44,9 @@ from sentence_transformers import SentenceTransformer
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.retrieval import HERE, SITES, score
+from docs_panel.build.index_build import build_index
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.index_build import build_index
 
 DEPTH = 50  # hits of ours the fusion reorders
 FLOOR_RANK = 20  # the page whose cosine is the floor of a gain

@@ -39,7 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.render_bench import percentile  # noqa: E402
-from docs_panel.core.report_shape import parse_report  # noqa: E402
 from docs_panel.server.limits import (  # noqa: E402
     Bucket,
     Limiter,
@@ -47,6 +46,7 @@ from docs_panel.server.limits import (  # noqa: E402
     LocalLimiter,
     RedisLimiter,
 )
+from docs_panel.server.report_shape import parse_report  # noqa: E402
 from docs_panel.server.votes import open_votes  # noqa: E402
 from tests.server.vote_writer import lost, vote_body, write_until_killed  # noqa: E402
 from tests.services import PostgresServer, postgres_server, redis_server  # noqa: E402

@@ -26,8 +26,8 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from docs_panel.build.cli import build
 from docs_panel.build.site.head_tag import panel_head, site_config
-from docs_panel.core.errors import WidgetError
 from docs_panel.packaged import packaged_runtime
+from docs_panel.portable.errors import WidgetError
 
 _logger = get_plugin_logger(__name__)
 

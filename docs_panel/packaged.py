@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 from docs_panel.build.runtime.runtime_archive import Runtime, read_runtime
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 RUNTIME = "runtime.zip"
 

@@ -22,8 +22,8 @@ from sphinx.util import logging
 
 from docs_panel.build.cli import build
 from docs_panel.build.site.head_tag import panel_head, site_config
-from docs_panel.core.errors import WidgetError
 from docs_panel.packaged import packaged_runtime
+from docs_panel.portable.errors import WidgetError
 
 _logger = logging.getLogger(__name__)
 #: The builders whose output a browser serves; epub and the rest are HTML of another kind.

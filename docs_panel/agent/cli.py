@@ -18,11 +18,11 @@ from pathlib import Path
 
 from docs_panel.agent.mcp_server import docs_server
 from docs_panel.agent.tools import AgentDocs
+from docs_panel.build.index_build import build_index
 from docs_panel.build.site.extract import extract_site
 from docs_panel.build.site.head_tag import PANEL_FOLDER
 from docs_panel.core.docs_index import DocsIndex, load_index
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.index_build import build_index
+from docs_panel.portable.errors import WidgetError
 from docs_panel.server.index_files import read_index
 
 

@@ -7,7 +7,7 @@ number of results). It never calls a model, never logs and never reads the netwo
 the transports (``agent.mcp_server``) do the talking and the logging::
 
     >>> from docs_panel.core.docs_index import Section, load_index
-    >>> from docs_panel.core.index_build import build_index
+    >>> from docs_panel.build.index_build import build_index
     >>> docs = AgentDocs(lambda: load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#dumps", "json", "dumps", "json.dumps(obj) makes a str."),
@@ -29,9 +29,9 @@ from typing_extensions import TypedDict
 from docs_panel.build.site.llms_txt import heading_depth, page_markdown
 from docs_panel.core.addresses import page_key
 from docs_panel.core.answers import MAX_RESULTS
-from docs_panel.core.caps import QUESTION_CHARS, SHORT_CHARS
 from docs_panel.core.docs_index import DocsIndex, Section
 from docs_panel.core.redact import redact_text
+from docs_panel.portable.caps import QUESTION_CHARS, SHORT_CHARS
 
 QUERY_CHARS: Final = QUESTION_CHARS
 """A query as long as a reader's question may be, and no longer."""

@@ -7,7 +7,7 @@
 (() => {
   // {files: {name: path}, storage: {pattern, fallback, names}, shortcut: {pattern, fallback},
   //  language: {pattern, fallback}, preload: {values, fallback}, askParam: {pattern, fallback},
-  //  session: [id, left, open] (the session record's field names, docs_panel/core/session_fields.py),
+  //  session: [id, left, open] (the session record's field names, docs_panel/portable/session_fields.py),
   //  words: {language: [launcher, title, ctrl, ask]}, alerts: [blocked, failed] (English),
   //  rtl: [language], prefetch: [[path]]}
   const M = __DOCS_PANEL_MANIFEST__;

@@ -33,10 +33,13 @@ from pathlib import Path
 
 from docs_panel.build.demo.answers import demo_reply
 from docs_panel.build.demo.pages import render_site
+from docs_panel.build.index_build import Embedded, build_index
 from docs_panel.build.publish import publish
-from docs_panel.build.runtime.bundle import ROOT, site_files, with_gzip_twins
+from docs_panel.build.runtime.bundle import site_files
+from docs_panel.build.runtime.paths import ROOT
 from docs_panel.build.runtime.runtime_archive import Runtime, runtime_archive
 from docs_panel.build.runtime.runtime_cache import cached_runtime
+from docs_panel.build.runtime.twins import with_gzip_twins
 from docs_panel.build.serve import CHAT_PATH, make_server
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
@@ -52,8 +55,7 @@ from docs_panel.build.site.page_reading import default_cache
 from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.index_build import Embedded, build_index
+from docs_panel.portable.errors import WidgetError
 
 DEMO_SOURCE = ROOT / "site_demo" / "docs"
 DEMO_BUILD = ROOT / "site_demo" / "_build"

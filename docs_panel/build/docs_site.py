@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from docs_panel.build.cli import RUNTIME_ARCHIVE, build_runtimes
-from docs_panel.build.runtime.bundle import ROOT
+from docs_panel.build.runtime.paths import ROOT
 from docs_panel.build.serve import make_server
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 CONFIG = ROOT / "mkdocs.yml"
 SITE = ROOT / "build" / "docs-site"

@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 MARKER = ".docs-panel-bundle"
 PREVIOUS = ".docs-panel-previous"

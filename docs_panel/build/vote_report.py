@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import cast
 
 from docs_panel.core.feedback import REASONS
-from docs_panel.core.i18n import table
-from docs_panel.core.report_shape import ReportError, validate_report
+from docs_panel.portable.i18n import table
+from docs_panel.server.report_shape import ReportError, validate_report
 
 TOP: int = 10  # rows in the "most" charts
 _WORDS = table("en")

@@ -26,13 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from docs_panel.core.caps import (
-    HISTORY_ANSWER_CHARS,
-    HISTORY_TURNS,
-    INSTRUCTION_CHARS,
-    QUESTION_CHARS,
-    QUOTE_CHARS,
-)
 from docs_panel.core.citations import CITATION
 from docs_panel.core.config import Config
 from docs_panel.core.docs_index import DocsIndex, Hit, Section
@@ -45,6 +38,13 @@ from docs_panel.core.history import (
     Turn,
 )
 from docs_panel.core.redact import redact_text
+from docs_panel.portable.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+)
 
 MAX_RESULTS: Final = 6
 """Search results shown when the answer is a list of sections."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from docs_panel.core.config import STORAGE_NAMES, HistoryConfig
-from docs_panel.core.errors import ProtocolError
+from docs_panel.portable.errors import ProtocolError
 
 GRANTED: Final = "granted"
 DENIED: Final = "denied"

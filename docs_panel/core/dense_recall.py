@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.vectors import decode_bits, encode_bits, scorer
+from docs_panel.portable.errors import DocsIndexError
 
 #: Pages per cluster: a question fetches ``PROBES`` clusters' page vectors, about
 #: 8 KB of JSON each for 384 dimensions.

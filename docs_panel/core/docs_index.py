@@ -4,7 +4,7 @@
 as ``index.json``); ``load_index`` reads it back without re-tokenizing
 anything; ``DocsIndex.search`` ranks sections for a question.
 
-    >>> from docs_panel.core.index_build import build_index
+    >>> from docs_panel.build.index_build import build_index
     >>> index = load_index(build_index([
     ...     Section("/json.html", "json", "json", "Encode and decode JSON."),
     ...     Section("/json.html#basic-usage", "json", "Basic usage",
@@ -104,11 +104,11 @@ from docs_panel.core.addresses import page_key, same_language
 from docs_panel.core.analyzers import Analyzer, from_record
 from docs_panel.core.dense_recall import RECALL_PAGES, Recall
 from docs_panel.core.embedding_roles import SIDES, Role, role_from_json
-from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.snippets import snippet
 from docs_panel.core.text import QueryTerm, Words, terms
 from docs_panel.core.vectors import CODES, scorer
+from docs_panel.portable.errors import DocsIndexError
 
 FORMAT = 6
 #: idf is raised to this power: a rare word still counts most, but one rare

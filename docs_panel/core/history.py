@@ -50,8 +50,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Final, Literal, TypeVar, cast, get_args
 
-from docs_panel.core.caps import QUOTE_CHARS
-from docs_panel.core.errors import StorageError
+from docs_panel.portable.caps import QUOTE_CHARS
+from docs_panel.portable.errors import StorageError
 
 SCHEMA_VERSION: Final = 3
 _MAX_MILLIS: Final = 2**53 - 1  # Number.MAX_SAFE_INTEGER: times are JavaScript numbers

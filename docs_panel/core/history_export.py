@@ -37,7 +37,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from docs_panel.core.errors import WidgetError
 from docs_panel.core.history import (
     SCHEMA_VERSION,
     Archive,
@@ -50,9 +49,10 @@ from docs_panel.core.history import (
     dump_archive,
     writable_archive,
 )
-from docs_panel.core.protocol import IMPORT_FILE_LIMIT
 from docs_panel.core.redact import redact_text
 from docs_panel.core.site_links import may_link
+from docs_panel.portable.errors import WidgetError
+from docs_panel.portable.protocol import IMPORT_FILE_LIMIT
 
 FORMAT: Final = "docs-panel.conversations"
 """The ``format`` field that says a JSON file is one of ours."""

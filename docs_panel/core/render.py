@@ -45,8 +45,8 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
 from docs_panel.core.citations import CITATION
-from docs_panel.core.errors import ConfigError
 from docs_panel.core.site_links import may_link
+from docs_panel.portable.errors import ConfigError
 
 ALLOWED_TAGS: Final = frozenset(
     {

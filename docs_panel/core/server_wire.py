@@ -33,7 +33,12 @@ from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
 from typing import Final
 
-from docs_panel.core.caps import (
+from docs_panel.core.history import Source
+from docs_panel.core.redact import redact_text
+from docs_panel.core.signing import MAX_TOKEN_CHARS
+from docs_panel.core.site_links import may_link
+from docs_panel.core.stream import ChatDelta, ChatStreamDecoder, SSEEvent
+from docs_panel.portable.caps import (
     HISTORY_ANSWER_CHARS,
     HISTORY_TURNS,
     INSTRUCTION_CHARS,
@@ -42,12 +47,7 @@ from docs_panel.core.caps import (
     QUOTE_CHARS,
     SHORT_CHARS,
 )
-from docs_panel.core.errors import RequestError, StreamError
-from docs_panel.core.history import Source
-from docs_panel.core.redact import redact_text
-from docs_panel.core.signing import MAX_TOKEN_CHARS
-from docs_panel.core.site_links import may_link
-from docs_panel.core.stream import ChatDelta, ChatStreamDecoder, SSEEvent
+from docs_panel.portable.errors import RequestError, StreamError
 
 ANSWER_PATH: Final = "/answer"
 """Appended to the panel's ``server`` setting: where questions go."""

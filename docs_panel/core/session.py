@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from docs_panel.core.answers import cited_sources
 from docs_panel.core.history import Turn, read_turn
-from docs_panel.core.session_fields import ID, IN_FLIGHT, LEFT
+from docs_panel.portable.session_fields import ID, IN_FLIGHT, LEFT
 
 
 @dataclass(frozen=True, slots=True)

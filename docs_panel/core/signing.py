@@ -14,7 +14,7 @@ its current index). Nothing here does I/O; the secrets come from the caller::
     >>> verify(keys, token, now_s=1_000 + MAX_AGE_S + 1)
     Traceback (most recent call last):
     ...
-    docs_panel.core.errors.SignatureError: expired: the citation list was signed too long ago
+    docs_panel.portable.errors.SignatureError: expired: the citation list was signed too long ago
 
 A token is ``key id . payload . signature`` in unpadded base64url, the payload
 compact JSON ``{"v": index version, "a": [addresses], "t": seconds}``. Two keys may
@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from docs_panel.core.errors import ConfigError, SignatureError
+from docs_panel.portable.errors import ConfigError, SignatureError
 
 MAX_AGE_S: Final = 30 * 24 * 3600
 """A signed list older than this is refused: a month-old conversation starts unprimed."""

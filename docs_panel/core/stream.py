@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, TypeVar, cast
 
-from docs_panel.core.errors import StreamError
+from docs_panel.portable.errors import StreamError
 
 __all__ = [
     "ChatDelta",
@@ -273,7 +273,7 @@ class ChatStreamDecoder:
         >>> decoder.close()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
           ...
-        docs_panel.core.errors.StreamError: the answer stream ended before `data: [DONE]`: ...
+        docs_panel.portable.errors.StreamError: the answer stream ended before `data: [DONE]`: ...
     """
 
     __slots__ = ("_finished", "_sse", "_think")

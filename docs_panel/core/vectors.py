@@ -21,7 +21,7 @@ the value is not negative), as base64 so that it rides in the index's JSON.
     >>> scorer([1.0, 0.0, 0.0])("not base64!")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    docs_panel.core.errors.DocsIndexError: a section vector is corrupt; rebuild the index ...
+    docs_panel.portable.errors.DocsIndexError: a section vector is corrupt; rebuild the index ...
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Sequence
 from operator import getitem
 
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 #: The code form, as the index's ``embeddings.codes`` names it: an index with any
 #: other was made by another release and is rebuilt, never misread.

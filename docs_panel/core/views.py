@@ -1,4 +1,4 @@
-"""What the shell draws, in the record shapes of ``docs_panel.core.protocol``.
+"""What the shell draws, in the record shapes of ``docs_panel.portable.protocol``.
 
 Views are recomputed from stored turns against the current index every time and
 never stored: a citation of a page that is gone comes back as text, and a
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from docs_panel.core.docs_index import DocsIndex
 from docs_panel.core.history import Conversation, ListRow, ResultItem, Source, Turn
-from docs_panel.core.i18n import relative_time
 from docs_panel.core.site_links import may_link
+from docs_panel.portable.i18n import relative_time
 
 
 def turn_view(turn: Turn, index: DocsIndex, site_origin: str) -> dict[str, object]:

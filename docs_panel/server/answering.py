@@ -27,7 +27,6 @@ from docs_panel.core.answers import (
 )
 from docs_panel.core.config import Config
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.errors import SignatureError, StreamError
 from docs_panel.core.history import Conversation, Source, Turn
 from docs_panel.core.question_embedding import question_text
 from docs_panel.core.redact import redact_text
@@ -42,6 +41,7 @@ from docs_panel.core.server_wire import (
 )
 from docs_panel.core.signing import sign, verify
 from docs_panel.core.stream import ChatDelta, ContentDelta, ReasoningDelta
+from docs_panel.portable.errors import SignatureError, StreamError
 from docs_panel.server.embedding import Embedder, question_vector
 from docs_panel.server.settings import Settings
 from docs_panel.server.upstream import Upstream, ask_upstream

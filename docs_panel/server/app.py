@@ -38,8 +38,6 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.errors import RequestError, WidgetError
-from docs_panel.core.report_shape import MAX_REPORT_BYTES, ReportError, ReportTooLarge, parse_report
 from docs_panel.core.server_wire import (
     ANSWER_PATH,
     BODY_LIMIT,
@@ -49,6 +47,7 @@ from docs_panel.core.server_wire import (
     parse_question,
     redacted,
 )
+from docs_panel.portable.errors import RequestError, WidgetError
 from docs_panel.server.answering import Context, Counters, answer
 from docs_panel.server.embedding import embedder_for
 from docs_panel.server.index_files import read_index
@@ -62,6 +61,12 @@ from docs_panel.server.limits import (
 )
 from docs_panel.server.limits import retry_after as retry_after_header
 from docs_panel.server.mcp_mount import McpMount
+from docs_panel.server.report_shape import (
+    MAX_REPORT_BYTES,
+    ReportError,
+    ReportTooLarge,
+    parse_report,
+)
 from docs_panel.server.settings import Settings
 from docs_panel.server.upstream import upstream_client
 from docs_panel.server.votes import VotesError, VotesStore, open_votes

@@ -20,7 +20,7 @@ from types import FrameType
 import uvicorn
 
 from docs_panel.core.config import Scope
-from docs_panel.core.errors import WidgetError
+from docs_panel.portable.errors import WidgetError
 from docs_panel.server import logs
 from docs_panel.server.app import VOTE_LIMITS, Panel, create_app
 from docs_panel.server.index_files import current_index_name

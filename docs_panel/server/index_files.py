@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from docs_panel.core.docs_index import DocsIndex, load_index
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 try:
     from compression import zstd  # type: ignore[import-not-found,unused-ignore]

@@ -47,7 +47,7 @@ from typing import Any, Final, Protocol
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

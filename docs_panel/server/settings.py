@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Final
 
 from docs_panel.core.config import DEFAULTS, Scope
-from docs_panel.core.errors import ConfigError
 from docs_panel.core.signing import SigningKeys, parse_keys
+from docs_panel.portable.errors import ConfigError
 
 UPSTREAM_KEY_ENV: Final = "DOCS_PANEL_UPSTREAM_KEY"
 EMBEDDINGS_KEY_ENV: Final = "DOCS_PANEL_EMBEDDINGS_KEY"  # as for build.py --embeddings

@@ -21,8 +21,8 @@ from collections.abc import AsyncIterator
 
 import aiohttp
 
-from docs_panel.core.errors import StreamError
 from docs_panel.core.stream import ChatDelta, ChatStreamDecoder
+from docs_panel.portable.errors import StreamError
 from docs_panel.server.settings import Settings
 
 

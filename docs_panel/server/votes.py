@@ -12,7 +12,7 @@ default) or PostgreSQL (``--database postgresql://…``), one row per vote id.
   so two instances starting at once apply each step once; a database newer than this
   code is refused.
 
-Nothing here checks a report: :mod:`docs_panel.core.report_shape` does::
+Nothing here checks a report: :mod:`docs_panel.server.report_shape` does::
 
     store = await open_votes(args.database, default_path=Path("docs-panel-votes.sqlite3"))
     await store.put(parse_report(body))   # ReportError: 400 (ReportTooLarge: 413)
@@ -24,8 +24,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from docs_panel.core.errors import ConfigError
-from docs_panel.core.report_shape import Report
+from docs_panel.portable.errors import ConfigError
+from docs_panel.server.report_shape import Report
 from docs_panel.server.votes_postgres import PostgresVotes
 from docs_panel.server.votes_sql import VotesError
 from docs_panel.server.votes_sqlite import SqliteVotes

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.rows import TupleRow
 
-from docs_panel.core.report_shape import Report
+from docs_panel.server.report_shape import Report
 from docs_panel.server.votes_sql import (
     APPLIED,
     CREATE_MIGRATIONS,

@@ -13,8 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.report_shape import Report
+from docs_panel.portable.errors import WidgetError
+from docs_panel.server.report_shape import Report
 
 MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (

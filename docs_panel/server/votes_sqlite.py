@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar
 
-from docs_panel.core.report_shape import Report
+from docs_panel.server.report_shape import Report
 from docs_panel.server.votes_sql import (
     APPLIED,
     CREATE_MIGRATIONS,

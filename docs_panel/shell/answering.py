@@ -1,5 +1,5 @@
 """Asking and answering in the thread (MicroPython), driven by the answer's
-lifecycle (``docs_panel.core.lifecycle``): this module draws and does the calls; the
+lifecycle (``docs_panel.portable.lifecycle``): this module draws and does the calls; the
 Lifecycle decides what may happen next and how an answer ended::
 
     answering = Answering(thread, controls, client, keeper, lifecycle, spawn, panel)
@@ -16,7 +16,7 @@ import asyncio
 from pyscript import window
 from pyscript.ffi import to_js
 
-from docs_panel.core.lifecycle import SETTLED, UNAVAILABLE
+from docs_panel.portable.lifecycle import SETTLED, UNAVAILABLE
 from docs_panel.shell.client import reason
 from docs_panel.shell.views import (
     answer_elements,
@@ -26,6 +26,10 @@ from docs_panel.shell.views import (
     turn_article,
 )
 from docs_panel.shell.words import say
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Turn
 
 
 class Answering:

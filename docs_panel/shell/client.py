@@ -1,12 +1,12 @@
 """The shell's one door to the worker (MicroPython): every protocol message goes
-through ``WorkerClient.call``, checked against ``docs_panel.core.protocol``::
+through ``WorkerClient.call``, checked against ``docs_panel.portable.protocol``::
 
     client = WorkerClient()
     started = await client.start(urls, config=..., index_url=..., page_url=..., page_language=...)
     asked = await client.call("ask", question="how do I retry?", scope="", quote="")
     asked.streaming, asked.session        # declared fields only; records nest as Messages
 
-The worker's start is watched (``docs_panel.core.lifecycle.StartWatch``): one that makes
+The worker's start is watched (``docs_panel.portable.lifecycle.StartWatch``): one that makes
 no progress is ended and made again without the warm-start copies.
 
 Arguments go as plain values (a megabyte of archive is never JSON-encoded here:
@@ -19,9 +19,13 @@ import asyncio
 import js
 from pyscript import js_import, workers
 
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.lifecycle import COLD_START, STUCK, StartWatch
-from docs_panel.core.protocol import CALLS, arguments, decode_reply
+from docs_panel.portable.errors import WidgetError
+from docs_panel.portable.lifecycle import COLD_START, STUCK, StartWatch
+from docs_panel.portable.protocol import CALLS, arguments, decode_reply
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from typing import Any
 
 WORKER_NAME = "docs-panel-worker"  # embed.js starts it by this name (main.py asks)
 COLD = "?cold"  # on the loader's address: a start without the warm-start copies
@@ -31,14 +35,14 @@ WATCH_S = 0.5  # how often a start's progress is looked at (none is waited for)
 def reason(err):
     """What a failed call says, for the console: a JS error's message (MicroPython
     gives a JS error as the arguments (proxy, name, message)), else the error as text."""
-    args = getattr(err, "args", ())
+    args: tuple[object, ...] = getattr(err, "args", ())
     return args[2] if len(args) == 3 and isinstance(args[2], str) else str(err)
 
 
 class WorkerClient:
     def __init__(self):
         self.worker = None
-        self._store = None  # store.mjs, imported as the worker starts
+        self._store: Any = None  # store.mjs's import (a JS promise), made as the worker starts
         self.store = None
 
     @property
@@ -89,7 +93,8 @@ async def _worker_up(bridge):
     loader's latest sign in ``bridge.signed``; a start quiet for too long is ended and made
     again cold, and a second quiet one raises."""
     watch = StartWatch(clock=lambda: js.performance.now() / 1000)
-    up, outcome = asyncio.Event(), []  # outcome: [(start, exports, error)]
+    up = asyncio.Event()
+    outcome: list[tuple[int, object, Exception | None]] = []  # [(start, exports, error)]
     asyncio.create_task(_settled(0, workers[WORKER_NAME], outcome, up))  # noqa: RUF006
     start, seen = 0, 0
     while True:

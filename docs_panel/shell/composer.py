@@ -11,6 +11,10 @@ Enter sends, Shift+Enter starts a new line; the box grows with its text.
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Scope
+
 
 class Composer:
     def __init__(self, on_ask, on_stop, on_draft, above=None):

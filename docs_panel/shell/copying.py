@@ -17,9 +17,13 @@ import asyncio
 import js
 from pyscript import window
 
-from docs_panel.core.copy_text import answer_markdown
+from docs_panel.portable.copy_text import answer_markdown
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Turn
 
 SAID_FOR_S = 2.5  # how long "Copied" stays on screen
 

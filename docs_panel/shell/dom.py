@@ -52,7 +52,7 @@ def clear(element):
         element.firstChild.remove()
 
 
-_kept = []  # every listener's proxy, for the page's lifetime
+_kept: list[object] = []  # every listener's proxy, for the page's lifetime
 
 
 def listen(target, event, handler):

@@ -1,6 +1,6 @@
 """The ``docs-panel:*`` events the page can listen to (MicroPython): each one a
 ``CustomEvent`` on ``document``, its detail decided by
-``docs_panel.core.page_api.event_detail``: ids and figures, text only if the site asked::
+``docs_panel.portable.page_api.event_detail``: ids and figures, text only if the site asked::
 
     events.emit("answer", {"turn": key, "outcome": "done", "latencyMs": 840, "sources": 2},
                 {"question": asked.question, "answer": text})
@@ -12,7 +12,7 @@ import json
 
 import js
 
-from docs_panel.core.page_api import conversation_id, event_detail
+from docs_panel.portable.page_api import conversation_id, event_detail
 
 
 class Events:

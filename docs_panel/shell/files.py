@@ -10,7 +10,7 @@ import js
 from pyscript import window
 from pyscript.ffi import to_js
 
-from docs_panel.core.protocol import IMPORT_FILE_LIMIT
+from docs_panel.portable.protocol import IMPORT_FILE_LIMIT
 from docs_panel.shell.dom import h
 
 URL_KEPT_S = 10  # the object URL outlives the click long enough for the download to start

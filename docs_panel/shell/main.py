@@ -47,10 +47,10 @@ async def main():
     except Exception:  # embed.js tells the reader (PyScript would tell the page)
         return
     unpack(json.loads(files))
-    await asyncio.sleep_ms(1)
+    await asyncio.sleep_ms(1)  # type: ignore[attr-defined]  # MicroPython's own
     from docs_panel.shell.panel import Panel
 
-    await asyncio.sleep_ms(1)
+    await asyncio.sleep_ms(1)  # type: ignore[attr-defined]  # MicroPython's own
     Panel().start()
 
 

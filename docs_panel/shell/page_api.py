@@ -1,6 +1,6 @@
 """The page API's calls, made good (MicroPython): ``open``, ``close``, ``newChat`` and
 ``ask`` on ``window.docsPanel`` (embed.js queues them until the shell is up, then
-hands each over here). ``docs_panel.core.page_api`` checks the arguments; each call's
+hands each over here). ``docs_panel.portable.page_api`` checks the arguments; each call's
 promise settles when it is done::
 
     api = PageApi(panel)
@@ -17,8 +17,8 @@ import json
 import js
 from pyscript.ffi import create_proxy
 
-from docs_panel.core.errors import PageApiError
-from docs_panel.core.page_api import parse_call, unknown_scope
+from docs_panel.portable.errors import PageApiError
+from docs_panel.portable.page_api import parse_call, unknown_scope
 from docs_panel.shell.client import reason
 
 

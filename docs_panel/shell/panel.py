@@ -22,7 +22,7 @@ import js
 from pyscript import window
 from pyscript.ffi import create_proxy
 
-from docs_panel.core.lifecycle import Lifecycle
+from docs_panel.portable.lifecycle import Lifecycle
 from docs_panel.shell.answering import Answering
 from docs_panel.shell.client import WorkerClient
 from docs_panel.shell.composer import Composer
@@ -42,8 +42,19 @@ from docs_panel.shell.views import answer_elements, empty_state, note, turn_arti
 from docs_panel.shell.votes import Votes
 from docs_panel.shell.words import DIRECTION, LANGUAGE, say
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from typing import Any
+
+    from docs_panel.shell.records import Conversation
+
 
 class Panel:
+    # Drawn by draw(), which start() calls first.
+    panel: "Any"
+    history: "HistoryList"
+    answering: "Answering"
+
     def __init__(self):
         self.bridge = window.__docsPanel
         self.root = self.bridge.root
@@ -73,7 +84,7 @@ class Panel:
             raise
         except Exception as err:
             trace = io.StringIO()
-            sys.print_exception(err, trace)
+            sys.print_exception(err, trace)  # type: ignore[attr-defined]  # MicroPython's own
             window.console.error("docs-panel: " + trace.getvalue())
 
     def start(self):
@@ -167,7 +178,7 @@ class Panel:
         self.show_conversation(None)
         listen(self.panel, "keydown", self.on_panel_key)
 
-    def show_conversation(self, conversation: "Conversation"):
+    def show_conversation(self, conversation: "Conversation | None"):
         clear(self.thread)
         self.privacy.shown()
         if conversation is None:

@@ -21,6 +21,10 @@ from pyscript.ffi import to_js
 
 from docs_panel.shell.storage import Store
 
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import StartReply
+
 DRAFT_DELAY_S = 0.4
 LOCAL_KEYS = ("history", "feedback", "consent")  # the rest live in sessionStorage
 
@@ -47,7 +51,7 @@ class Keeper:
     def remove(self, name):
         self.area(name).remove(self.keys[name])
 
-    def configure(self, started: "Reply[start]"):
+    def configure(self, started: "StartReply"):
         self.record = started.record
         self.keep_in_flight = started.keep_in_flight
         self.forget(started.forget)

@@ -3,9 +3,9 @@
 
 embed.js offers the button on the host page (it must work before the shell has
 ever loaded) and hands the selected text to ``bridge.quoted``; the worker makes
-it what a turn may carry (credentials masked, whitespace collapsed, at most 500
-characters). The composer shows it above the textbox until it is sent or
-removed::
+it what a turn may carry (credentials masked, whitespace collapsed, at most
+``caps.QUOTE_CHARS`` characters). The composer shows it above the textbox until it
+is sent or removed::
 
     quoting = Quoting(client, started, spawn)   # started: an Event set once the worker is up
     quoting.attach("selected text")

@@ -12,7 +12,7 @@ archive, the feedback log or a feedback report::
     settings.instruction()          # what the next question carries
 """
 
-from docs_panel.core.caps import INSTRUCTION_CHARS
+from docs_panel.portable.caps import INSTRUCTION_CHARS
 from docs_panel.shell.dom import h, icon_button, listen
 from docs_panel.shell.words import say
 

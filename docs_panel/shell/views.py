@@ -1,5 +1,5 @@
 """Elements drawn from protocol records (MicroPython): each function takes a record
-(``docs_panel.core.protocol.RECORDS``) and returns elements, deciding nothing::
+(``docs_panel.portable.protocol.RECORDS``) and returns elements, deciding nothing::
 
     article = turn_article("How do I retry?", quote="", scope_label="API")
     for element in answer_elements(turn, on_ask_again=ask_again, votes=votes.bar):
@@ -11,6 +11,10 @@ rendered and sanitized with its one bleach Cleaner, is set as markup.
 
 from docs_panel.shell.dom import h, icon_button, listen
 from docs_panel.shell.words import say
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Result, Row, Source, Turn
 
 
 def empty_state():

@@ -12,9 +12,13 @@ vote back::
     article.append(votes.bar(turn))
 """
 
-from docs_panel.core.caps import SENTENCE_CHARS
+from docs_panel.portable.caps import SENTENCE_CHARS
 from docs_panel.shell.dom import h, listen
 from docs_panel.shell.words import say
+
+TYPE_CHECKING = False  # MicroPython has no typing module; mypy reads the block
+if TYPE_CHECKING:
+    from docs_panel.shell.records import Feedback, Turn
 
 
 class Votes:

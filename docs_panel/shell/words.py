@@ -2,7 +2,7 @@
 
 embed.js picks the language before anything else is drawn (its launcher speaks it
 too) and hands it over as ``bridge.language``; every string the shell shows comes
-from that language's table in ``docs_panel.core.locales``::
+from that language's table in ``docs_panel.portable.locales``::
 
     say("send")                      # "Envoyer" on a French page
     say("asked_in", scope="API")     # placeholders filled in
@@ -10,7 +10,7 @@ from that language's table in ``docs_panel.core.locales``::
 
 from pyscript import window
 
-from docs_panel.core.i18n import direction, text
+from docs_panel.portable.i18n import direction, text
 
 LANGUAGE = window.__docsPanel.language
 DIRECTION = direction(LANGUAGE)

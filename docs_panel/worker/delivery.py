@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-import js  # type: ignore[import-not-found]
+import js
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 TIMEOUT_S = 10

@@ -2,7 +2,7 @@
 
 The shell creates this worker once the panel is on screen; the loader has put
 worker.zip (``docs_panel`` and its pure-Python dependencies) on ``sys.path``. Its
-one export is ``call``: every message of ``docs_panel.core.protocol`` goes through
+one export is ``call``: every message of ``docs_panel.portable.protocol`` goes through
 it, checked on the way in and out::
 
     reply = JSON.parse(await worker.call("ask", "how do I retry?", "", ""))
@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-import js  # type: ignore[import-not-found]
+import js
 
 # bench/ reads the time the worker's own imports take from this mark and measure.
 js.performance.mark("docs-panel:imports")
 from pyodide.ffi import JsBuffer, jsnull  # type: ignore[import-not-found]  # noqa: E402
 
-from docs_panel.core.errors import ProtocolError  # noqa: E402
-from docs_panel.core.protocol import CALLS, STORED, arguments, encode_reply  # noqa: E402
+from docs_panel.portable.errors import ProtocolError  # noqa: E402
+from docs_panel.portable.protocol import CALLS, STORED, arguments, encode_reply  # noqa: E402
 from docs_panel.worker.tab import Tab  # noqa: E402
 
 js.performance.measure("docs-panel:imports", "docs-panel:imports")

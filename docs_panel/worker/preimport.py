@@ -12,7 +12,7 @@ code is compiled again), so importing them then took longer than in a cold start
 The worker's own modules import the same names later, for free::
 
     import docs_panel.worker.preimport  # noqa: F401  (as the loader does)
-    from docs_panel.core.protocol import CALLS  # already in sys.modules
+    from docs_panel.portable.protocol import CALLS  # already in sys.modules
 """
 
 # ruff: noqa: F401  (imported for their side effect: being in sys.modules)
@@ -22,13 +22,10 @@ import docs_panel.core.answers
 import docs_panel.core.config
 import docs_panel.core.consent
 import docs_panel.core.docs_index
-import docs_panel.core.errors
 import docs_panel.core.feedback
 import docs_panel.core.history
 import docs_panel.core.history_export
 import docs_panel.core.history_search
-import docs_panel.core.lifecycle
-import docs_panel.core.protocol
 import docs_panel.core.question_embedding
 import docs_panel.core.redact
 import docs_panel.core.render
@@ -37,3 +34,6 @@ import docs_panel.core.session
 import docs_panel.core.stream
 import docs_panel.core.throttle
 import docs_panel.core.views
+import docs_panel.portable.errors
+import docs_panel.portable.lifecycle
+import docs_panel.portable.protocol

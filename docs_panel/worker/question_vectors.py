@@ -9,7 +9,7 @@ question is answered by lexical ranking, with one ``console.warn`` naming the ca
 
 from __future__ import annotations
 
-import js  # type: ignore[import-not-found]
+import js
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from docs_panel.core.config import EmbeddingsConfig

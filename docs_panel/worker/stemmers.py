@@ -1,7 +1,7 @@
 """The Snowball stemmers a site's index uses, fetched beside it, made importable.
 
 Decides only where their modules go (a folder on ``sys.path``); never which: the build
-names them in the index's head (``stemmers``, see ``build.runtime.bundle.stemmer_files``),
+names them in the index's head (``stemmers``, see ``build.runtime.python_sources.stemmer_files``),
 so a reader of an English site fetches none.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path, PurePosixPath
 
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 FOLDER = Path("/tmp/docs-panel-stemmers")
 

@@ -13,7 +13,7 @@ Every way a stream can fail (HTTP error, network drop, a malformed event, no
 ``[DONE]``, no byte for ``idle_s`` seconds, the abort of ``stop``) ends it with a
 :class:`StreamError`; one for HTTP 429/503 says when to ask again. What that
 means for the turn (stopped, or search results instead) is decided by the answer's
-lifecycle (``docs_panel.core.lifecycle``), not here.
+lifecycle (``docs_panel.portable.lifecycle``), not here.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import js  # type: ignore[import-not-found]
+import js
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-from docs_panel.core.errors import StreamError
 from docs_panel.core.history import Source
 from docs_panel.core.server_wire import CitationsDelta, ServerStreamDecoder, SourcesDelta
 from docs_panel.core.stream import ChatStreamDecoder, ContentDelta, ReasoningDelta
 from docs_panel.core.throttle import retry_after
+from docs_panel.portable.errors import StreamError
 
 if TYPE_CHECKING:
     from docs_panel.core.render import StreamingRenderer

@@ -1,11 +1,11 @@
 """The worker's side of each protocol call, for the one tab it serves (Pyodide).
 
-Each public method is one call of ``docs_panel.core.protocol.CALLS``, takes its
+Each public method is one call of ``docs_panel.portable.protocol.CALLS``, takes its
 declared arguments and returns its declared reply fields; ``main.call`` checks
 both. The methods are the core's decisions plus the I/O only a worker can do
 (fetching the index, streaming answers); the shell does all storage I/O and
 passes stored strings in. Whether an answer is under way, stopping or how it
-ended is the shell's lifecycle (``docs_panel.core.lifecycle``); the worker keeps only
+ended is the shell's lifecycle (``docs_panel.portable.lifecycle``); the worker keeps only
 this tab's conversation and the stream it was told to start::
 
     tab = await Tab.start(config_json, index_url, page_url, page_language)
@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-import js  # type: ignore[import-not-found]
+import js
 
 from docs_panel.core.answers import (
     NeedParts,
@@ -37,11 +37,9 @@ from docs_panel.core.answers import (
     quote_passage,
     reader_instruction,
 )
-from docs_panel.core.caps import HISTORY_TURNS, PAGE_URL_CHARS, QUESTION_CHARS
 from docs_panel.core.config import Config, parse_config
 from docs_panel.core.consent import choose, decide
 from docs_panel.core.docs_index import DocsIndex, load_index
-from docs_panel.core.errors import DocsIndexError, ProtocolError, StorageError
 from docs_panel.core.feedback import (
     REASONS,
     cast_vote,
@@ -66,7 +64,6 @@ from docs_panel.core.history import (
 )
 from docs_panel.core.history_export import ImportRefused, export_file, merge_import, read_export
 from docs_panel.core.history_search import matching
-from docs_panel.core.lifecycle import CHECKPOINT_S
 from docs_panel.core.question_embedding import question_text
 from docs_panel.core.redact import redact_text
 from docs_panel.core.server_wire import (
@@ -78,6 +75,9 @@ from docs_panel.core.server_wire import (
 )
 from docs_panel.core.session import adopts, read_session, session_value, stopped_turn
 from docs_panel.core.views import conversation_view, feedback_view, history_row, turn_key, turn_view
+from docs_panel.portable.caps import HISTORY_TURNS, PAGE_URL_CHARS, QUESTION_CHARS
+from docs_panel.portable.errors import DocsIndexError, ProtocolError, StorageError
+from docs_panel.portable.lifecycle import CHECKPOINT_S
 from docs_panel.worker.delivery import deliver
 from docs_panel.worker.question_vectors import question_vector
 from docs_panel.worker.stemmers import add_stemmers

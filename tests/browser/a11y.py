@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from docs_panel.build.runtime.bundle import NODE_MODULES
+from docs_panel.build.runtime.paths import NODE_MODULES
 
 AXE_SOURCE = NODE_MODULES / "axe-core" / "axe.min.js"
 WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]

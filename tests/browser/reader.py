@@ -7,7 +7,7 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 
 # Pyodide's cold boot takes ~5 s here, more while the other core is busy.
 READY_TIMEOUT_MS = 60_000

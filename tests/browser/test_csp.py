@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint
 from tests.browser.feedback_endpoint import FakeFeedback

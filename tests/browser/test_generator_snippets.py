@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from docs_panel.build.cli import build
-from docs_panel.build.runtime.bundle import ROOT
+from docs_panel.build.runtime.paths import ROOT
 from docs_panel.build.serve import make_server
 from tests.browser.conftest import Watch
 from tests.browser.endpoint import FakeEndpoint

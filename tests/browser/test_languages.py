@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, stream
 from tests.browser.reader import (

@@ -12,9 +12,9 @@ from urllib.parse import quote, quote_plus
 import pytest
 from playwright.sync_api import ConsoleMessage, Locator, Page, expect
 
-from docs_panel.core.caps import QUESTION_CHARS
-from docs_panel.core.i18n import table
-from docs_panel.core.page_api import EVENTS
+from docs_panel.portable.caps import QUESTION_CHARS
+from docs_panel.portable.i18n import table
+from docs_panel.portable.page_api import EVENTS
 from tests.browser.a11y import axe_violations
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, stream

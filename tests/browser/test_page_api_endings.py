@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 from docs_panel.build.cli import build
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 from tests.browser.conftest import Site, Watch
 from tests.browser.endpoint import FakeEndpoint, hang, http_error
 from tests.browser.reader import READY_TIMEOUT_MS

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 from tests.browser.conftest import Site
 from tests.browser.endpoint import FakeEndpoint, stream
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_history, open_panel, wait_ready

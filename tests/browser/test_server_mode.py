@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from docs_panel.core.caps import HISTORY_ANSWER_CHARS, QUESTION_CHARS
+from docs_panel.portable.caps import HISTORY_ANSWER_CHARS, QUESTION_CHARS
 from docs_panel.server.app import create_app
 from docs_panel.server.limits import Bucket, LimitSettings
 from docs_panel.server.settings import Settings

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, expect
 
 from docs_panel.build.cli import build
 from docs_panel.build.serve import make_server
-from docs_panel.core.i18n import table
+from docs_panel.portable.i18n import table
 from tests.browser.conftest import Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask, open_panel, wait_ready
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from docs_panel.core.i18n import table
-from docs_panel.core.lifecycle import FIRST_SIGN_S
+from docs_panel.portable.i18n import table
+from docs_panel.portable.lifecycle import FIRST_SIGN_S
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import READY_TIMEOUT_MS, ask_and_wait, open_panel, reload_open
 from tests.browser.test_warm_start import QUESTION, kept_copies

@@ -13,13 +13,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from docs_panel.build.serve import ChatReply
-from docs_panel.core.caps import QUESTION_CHARS
 from docs_panel.core.config import Scope
 from docs_panel.core.feedback import report
 from docs_panel.core.history import Source, Turn
 from docs_panel.core.server_wire import BODY_LIMIT, ServerStreamDecoder
 from docs_panel.core.signing import parse_keys, sign
 from docs_panel.core.stream import ContentDelta
+from docs_panel.portable.caps import QUESTION_CHARS
 from docs_panel.server.app import create_app
 from docs_panel.server.limits import Bucket, LimitSettings
 from docs_panel.server.settings import Settings

@@ -11,7 +11,7 @@ import redis
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 from docs_panel.server.limits import (
     REDIS_RETRY_S,
     Bucket,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.build.cli import main
-from docs_panel.core.report_shape import validate_report
+from docs_panel.server.report_shape import validate_report
 from docs_panel.server.votes import open_votes
 from tests.event_loops import on_own_loop
 from tests.unit.test_vote_report import REPORTS

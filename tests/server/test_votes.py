@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from docs_panel.core.errors import ConfigError
-from docs_panel.core.report_shape import Report, parse_report
+from docs_panel.portable.errors import ConfigError
 from docs_panel.server import votes_postgres
+from docs_panel.server.report_shape import Report, parse_report
 from docs_panel.server.votes import (
     SqliteVotes,
     VotesError,

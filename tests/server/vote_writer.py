@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from docs_panel.core.report_shape import parse_report
+from docs_panel.server.report_shape import parse_report
 from docs_panel.server.votes import open_votes
 
 ROOT = Path(__file__).resolve().parents[2]

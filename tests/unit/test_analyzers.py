@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from stop_words import get_stop_words  # type: ignore[import-untyped]
 
+from docs_panel.build.index_build import build_index, split_index
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.analyzers import VERSION, analyzer, from_record, record
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.errors import DocsIndexError
-from docs_panel.core.index_build import build_index, split_index
+from docs_panel.portable.errors import DocsIndexError
 
 VITEPRESS = Path(__file__).parents[1] / "fixtures" / "generators" / "vitepress" / "site"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from docs_panel.build.index_build import build_index
 from docs_panel.core.answers import (
     CONTEXT_SECTIONS,
     READER_INSTRUCTION,
@@ -15,12 +16,11 @@ from docs_panel.core.answers import (
     quote_passage,
     scope_prefix,
 )
-from docs_panel.core.caps import HISTORY_TURNS
 from docs_panel.core.config import parse_config
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
 from docs_panel.core.history import Conversation, ResultItem, Source, Turn
-from docs_panel.core.index_build import build_index
 from docs_panel.core.views import turn_view
+from docs_panel.portable.caps import HISTORY_TURNS
 
 SITE = "https://docs.example.org"
 SECTIONS = [

@@ -18,45 +18,43 @@ from typing import Any
 
 import pytest
 
-from docs_panel.build.runtime import bundle, pyodide_wasm
-from docs_panel.build.runtime.bundle import (
-    LOADER_MARK,
-    MANIFEST_MARK,
-    MICROPYTHON_DIR,
-    MICROPYTHON_WASM_FETCH,
-    PYODIDE_DIR,
-    PYSCRIPT_DIST,
-    PYSCRIPT_PLUGINS_OFF,
-    ROOT,
-    STEMMERS,
-    WORKER_DEPENDENCIES,
-    ZSTDDEC_DIR,
-    bundle_files,
-    deterministic_zip,
-    hashed_name,
-    pyscript_chunks,
-    stemmer_files,
-    with_gzip_twins,
-    zstd,
-    zstd_wasm,
-)
+from docs_panel.build.index_build import SPLIT_BYTES, build_index
+from docs_panel.build.runtime import function_module, pyodide_wasm, vendor_patches
+from docs_panel.build.runtime.bundle import bundle_files
 from docs_panel.build.runtime.cjk_tables import (
     iconv_ranges,
     table_ranges,
     without_cjk_tables,
     without_iconv_tables,
 )
+from docs_panel.build.runtime.js_templates import LOADER_MARK, MANIFEST_MARK
 from docs_panel.build.runtime.lean_source import lean_source
+from docs_panel.build.runtime.paths import (
+    MICROPYTHON_DIR,
+    PACKAGE,
+    PYODIDE_DIR,
+    PYSCRIPT_DIST,
+    ROOT,
+    ZSTDDEC_DIR,
+)
 from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
 from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
+from docs_panel.build.runtime.python_sources import STEMMERS, WORKER_DEPENDENCIES, stemmer_files
+from docs_panel.build.runtime.runtime_archive import deterministic_zip
+from docs_panel.build.runtime.twins import hashed_name, with_gzip_twins, zstd
+from docs_panel.build.runtime.vendor_patches import (
+    MICROPYTHON_WASM_FETCH,
+    PYSCRIPT_PLUGINS_OFF,
+    pyscript_chunks,
+    zstd_wasm,
+)
 from docs_panel.build.runtime.wasm_data import Memory
 from docs_panel.build.serve import IMMUTABLE_PATH
 from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.errors import ConfigError
-from docs_panel.core.index_build import SPLIT_BYTES, build_index
-from docs_panel.core.session_fields import EMBED_FIELDS
+from docs_panel.portable.errors import ConfigError
+from docs_panel.portable.session_fields import EMBED_FIELDS
 
 PAYLOAD = build_index([Section("/a.html", "A", "A", "Alpha.")])
 
@@ -116,9 +114,7 @@ def test_the_wasm_cache_key_covers_every_builder_module_the_wasm_step_runs() -> 
         "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
         " if n.startswith('docs_panel.build.'))))"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, check=True, cwd=bundle.ROOT
-    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, cwd=ROOT)
     loaded = {Path(path).resolve() for path in json.loads(run.stdout)}
     assert loaded and loaded <= set(pyodide_wasm.DRIVERS), loaded - set(pyodide_wasm.DRIVERS)
 
@@ -142,7 +138,7 @@ def test_what_is_fetched_with_force_cache_has_a_name_that_never_changes(
 def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
     """embed.js starts the worker before the shell runs; MicroPython's shell then finds it
     by name (client.WORKER_NAME), so the two spellings are held together here."""
-    tree = ast.parse((bundle.PACKAGE / "shell" / "client.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "shell" / "client.py").read_text(encoding="utf-8"))
     names = [
         node.value.value
         for node in tree.body
@@ -150,7 +146,7 @@ def test_the_loader_starts_the_worker_by_the_name_the_shell_asks_for() -> None:
         and [getattr(target, "id", "") for target in node.targets] == ["WORKER_NAME"]
         and isinstance(node.value, ast.Constant)
     ]
-    loader = (bundle.PACKAGE / "assets" / "embed.js").read_text(encoding="utf-8")
+    loader = (PACKAGE / "assets" / "embed.js").read_text(encoding="utf-8")
     assert len(names) == 1 and re.findall(r'\bname: "([^"]+)"', loader) == names
 
 
@@ -171,7 +167,7 @@ def test_the_loader_names_the_storage_keys_the_config_does(files: dict[str, byte
 def test_the_loader_reads_the_session_record_by_the_cores_field_names(
     files: dict[str, bytes],
 ) -> None:
-    """embed.js reads this tab's session record (id, left, open) by docs_panel/core's names."""
+    """embed.js reads this tab's session record (id, left, open) by docs_panel/portable's names."""
     assert embedded(files)["session"] == list(EMBED_FIELDS) == ["id", "left", "open"]
 
 
@@ -451,16 +447,16 @@ def test_only_used_pyscript_chunks_ship(files: dict[str, bytes]) -> None:
 
 def test_a_pyscript_core_that_changed_shape_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A plugin the core does not list is an error naming it, not a silent no-op."""
-    monkeypatch.setattr(bundle, "PYSCRIPT_PLUGINS_OFF", ("py-editor", "py-spreadsheet"))
+    monkeypatch.setattr(vendor_patches, "PYSCRIPT_PLUGINS_OFF", ("py-editor", "py-spreadsheet"))
     with pytest.raises(ConfigError, match="py-spreadsheet plugin was not found"):
-        bundle.pyscript_core(bundle.PYSCRIPT_DIST / "core-C9KDLldu.js")
+        vendor_patches.pyscript_core(PYSCRIPT_DIST / "core-C9KDLldu.js")
 
 
 def test_page_modules_keep_their_exports_as_function_bodies(files: dict[str, bytes]) -> None:
     """The stubs of PyScript's core and MicroPython's module export exactly the names the
     modules do, from bodies with no module syntax left."""
     originals = {
-        "core-C9KDLldu.js": (bundle.PYSCRIPT_DIST / "core-C9KDLldu.js").read_text("utf-8"),
+        "core-C9KDLldu.js": (PYSCRIPT_DIST / "core-C9KDLldu.js").read_text("utf-8"),
         "micropython.mjs": (MICROPYTHON_DIR / "micropython.mjs").read_text("utf-8"),
     }
     for name, original in originals.items():
@@ -484,7 +480,7 @@ def test_a_module_runs_the_same_from_its_function_body(tmp_path: Path) -> None:
         'export async function load(){return (await import("./chunk.js")).value}'
         "const where=import.meta.url;export{where as w};export default 42;"
     )
-    stub, body = bundle.function_module(module, "module.body.js.gz")
+    stub, body = function_module.function_module(module, "module.body.js.gz")
     (tmp_path / "module.js").write_bytes(stub)
     (tmp_path / "module.body.js.gz").write_bytes(gzip.compress(body))
     (tmp_path / "chunk.js").write_text("export const value = 'beside';")
@@ -515,7 +511,7 @@ def test_a_module_that_cannot_run_as_a_function_is_refused(module: str) -> None:
     """Static imports, export declarations other than functions, re-exports and a
     module with nothing exported are refused, not half-rewritten."""
     with pytest.raises(ConfigError, match="cannot run as a function"):
-        bundle.function_module(module, "x.body.js.gz")
+        function_module.function_module(module, "x.body.js.gz")
 
 
 def test_worker_zip_carries_core_and_dependencies(files: dict[str, bytes]) -> None:
@@ -565,9 +561,9 @@ def test_worker_zip_leaves_out_dependency_modules_never_imported(
     assert f"{html5lib}treebuilders/dom.pyc" not in names
     assert "markdown_it/cli/parse.pyc" not in names
     # Of the panel's own, what the worker imports (its locales by name) and no more:
-    assert {"docs_panel/core/render.pyc", "docs_panel/core/locales/ar.pyc"} <= set(names)
-    assert "docs_panel/core/report_shape.pyc" not in names  # the server install's
-    assert "docs_panel/core/index_build.pyc" not in names  # build.py's
+    assert {"docs_panel/core/render.pyc", "docs_panel/portable/locales/ar.pyc"} <= set(names)
+    assert "docs_panel/server/report_shape.pyc" not in names  # the server install's
+    assert "docs_panel/build/index_build.pyc" not in names  # build.py's
 
 
 def test_pyscript_imports_are_read_from_its_bundle() -> None:
@@ -577,20 +573,17 @@ def test_pyscript_imports_are_read_from_its_bundle() -> None:
     assert pyscript_modules([bundle]) == ["base64", "json", "pyscript.ffi", "re"]
 
 
-def test_shell_files_carry_the_shared_core(files: dict[str, bytes]) -> None:
-    """The shell gets its modules plus the core modules it shares with the worker, no more,
-    as sources by path in one gzipped JSON object."""
+def test_shell_files_carry_the_portable_folder_whole(files: dict[str, bytes]) -> None:
+    """The shell gets its modules plus every file of ``docs_panel.portable``, no more, as
+    sources by path in one gzipped JSON object."""
     shell = json.loads(gzip.decompress(files[manifest(files)["shellFiles"]]))
-    protocol = (ROOT / "docs_panel/core/protocol.py").read_text()
-    assert shell["docs_panel/core/protocol.py"] == lean_source(protocol)  # test_lean_source
-    names = set(shell)
-    shared = {
-        "docs_panel/core/protocol.py",
-        "docs_panel/core/lifecycle.py",
-        "docs_panel/core/i18n.py",
-    }
-    assert {"docs_panel/shell/panel.py", "docs_panel/core/locales/ar.py"} | shared <= names
-    assert "docs_panel/core/history.py" not in names and "docs_panel/shell/main.py" not in names
+    protocol = (ROOT / "docs_panel/portable/protocol.py").read_text()
+    assert shell["docs_panel/portable/protocol.py"] == lean_source(protocol)  # test_lean_source
+    folders = [PACKAGE / "shell", PACKAGE / "portable"]
+    expected = {p.relative_to(ROOT).as_posix() for f in folders for p in f.rglob("*.py")}
+    expected = expected - {"docs_panel/shell/main.py"} | {"docs_panel/__init__.py"}
+    assert set(shell) == expected
+    assert "docs_panel/portable/locales/ar.py" in expected
 
 
 def test_gzip_twins_only_where_they_help() -> None:
@@ -633,7 +626,7 @@ console.log(py.runPython(`
 import importlib, json, sys, zipfile
 zipfile.ZipFile("/tmp/worker.zip").extractall("/home/pyodide")
 sys.path.insert(0, "/home/pyodide")
-from docs_panel.core.protocol import arguments
+from docs_panel.portable.protocol import arguments
 from docs_panel.core.analyzers import from_record
 from docs_panel.worker.stemmers import add_stemmers
 add_stemmers(json.load(open("/tmp/stemmers.json", encoding="utf-8")))
@@ -703,7 +696,7 @@ def test_line_tables_shrink_outside_the_panels_own_code(bundle_in_node: Any) -> 
     first line; the panel's own frames keep their exact lines (on the bundle's wasm)."""
     in_stdlib, in_panel = bundle_in_node["frames"]
     assert in_stdlib[0].endswith("json/decoder.py") and in_stdlib[1] == in_stdlib[2]
-    assert in_panel[0].endswith("docs_panel/core/protocol.py") and in_panel[1] > in_panel[2]
+    assert in_panel[0].endswith("docs_panel/portable/protocol.py") and in_panel[1] > in_panel[2]
 
 
 def test_the_cjk_codecs_are_gone_and_say_so(bundle_in_node: Any) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from docs_panel.core.config import STORAGE_NAMES, HistoryConfig
 from docs_panel.core.consent import DENIED, GRANTED, LATER, PENDING, Consent, choose, decide
-from docs_panel.core.errors import ProtocolError
+from docs_panel.portable.errors import ProtocolError
 
 ASK = HistoryConfig(consent="ask")
 EVERYTHING_BUT_THE_CHOICE = tuple(n for n in STORAGE_NAMES if n != "consent")

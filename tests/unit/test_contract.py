@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.core import errors
 from docs_panel.core.analyzers import analyzer
 from docs_panel.core.config import (
     _KEYS_BY_TYPE,
@@ -30,8 +29,9 @@ from docs_panel.core.config import (
     config_to_json,
 )
 from docs_panel.core.embedding_roles import Role
-from docs_panel.core.i18n import table
-from docs_panel.core.session_fields import ID, IN_FLIGHT, LEFT, OPEN
+from docs_panel.portable import errors
+from docs_panel.portable.i18n import table
+from docs_panel.portable.session_fields import ID, IN_FLIGHT, LEFT, OPEN
 
 CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
 TEXT = CONTRACT.read_text(encoding="utf-8")
@@ -136,7 +136,7 @@ def exception_tree() -> str:
 
 
 def test_the_exception_tree_in_the_contract_is_errors_py() -> None:
-    """Every class of docs_panel/core/errors.py is named, and no other."""
+    """Every class of docs_panel/portable/errors.py is named, and no other."""
     classes = {name for name, _ in inspect.getmembers(errors, inspect.isclass)}
     assert set(re.findall(r"`(\w+Error)`", exception_tree())) == classes
 

@@ -1,10 +1,10 @@
-"""Tests for docs_panel.core.copy_text: what "Copy answer" puts on the clipboard."""
+"""Tests for docs_panel.portable.copy_text: what "Copy answer" puts on the clipboard."""
 
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from docs_panel.core.copy_text import answer_markdown
+from docs_panel.portable.copy_text import answer_markdown
 
 
 def test_an_answer_without_sources_is_its_markdown() -> None:

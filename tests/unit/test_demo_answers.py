@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from docs_panel.build.demo.answers import DEMO_NOTICE, demo_answer, demo_reply
+from docs_panel.build.index_build import build_index
 from docs_panel.core.answers import chat_request, plan_answer
 from docs_panel.core.config import parse_config
 from docs_panel.core.docs_index import Section, load_index
-from docs_panel.core.index_build import build_index
 from docs_panel.core.stream import ChatStreamDecoder, ContentDelta, Done
 
 CONFIG = parse_config({}).config

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from docs_panel.build.demo.pages import render_site, rewrite_links
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 SITE = Path(__file__).resolve().parents[2] / "site_demo"
 DOCS = SITE / "docs"

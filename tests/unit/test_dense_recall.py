@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from docs_panel.build.index_build import Embedded, build_index, split_index
 from docs_panel.build.site.embeddings import embed_sections
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core import dense_recall
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
-from docs_panel.core.errors import DocsIndexError
-from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import encode
+from docs_panel.portable.errors import DocsIndexError
 from tests.fake_embeddings import DIMENSION, MODEL, vector
 from tests.unit.test_hybrid import FakeClient, MemoryCache
 

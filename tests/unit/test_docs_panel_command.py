@@ -11,7 +11,7 @@ import pytest
 import docs_panel.packaged
 from docs_panel.build.cli import main
 from docs_panel.build.runtime.runtime_cache import cached_runtime
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 SPHINX = Path(__file__).parent.parent / "fixtures" / "sites" / "sphinx"
 

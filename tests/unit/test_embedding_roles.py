@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.build.cli import main
+from docs_panel.build.index_build import build_index
 from docs_panel.build.site.embeddings import (
     EmbeddingsClient,
     EmbeddingsError,
@@ -23,7 +24,6 @@ from docs_panel.build.site.embeddings import (
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import load_index
 from docs_panel.core.embedding_roles import Role
-from docs_panel.core.index_build import build_index
 from docs_panel.core.question_embedding import mismatch, query_role, request_body, vector_from
 from tests.fake_embeddings import MODEL, FakeEmbeddings
 

@@ -11,7 +11,7 @@ import pytest
 from docs_panel.build.site.extract import extract_site
 from docs_panel.build.site.page_sections import read_page
 from docs_panel.core.docs_index import Section
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 EXPECTED = json.loads((SITES / "expected_sections.json").read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ import pytest
 
 from docs_panel.build.site.head_tag import panel_head, site_config
 from docs_panel.core.config import parse_config
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 
 def test_snake_case_keys_become_the_panels_at_every_depth() -> None:

@@ -15,8 +15,6 @@ import pytest
 from markdown_it.utils import read_fixture_file
 
 from docs_panel.core import history
-from docs_panel.core.caps import QUOTE_CHARS
-from docs_panel.core.errors import StorageError
 from docs_panel.core.history import (
     SCHEMA_VERSION,
     Archive,
@@ -37,6 +35,8 @@ from docs_panel.core.history import (
     upsert,
     utf16_bytes,
 )
+from docs_panel.portable.caps import QUOTE_CHARS
+from docs_panel.portable.errors import StorageError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "history"
 STORED_VALUES = read_fixture_file(FIXTURES / "stored_values.txt")

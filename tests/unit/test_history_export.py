@@ -15,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it.utils import read_fixture_file
 
-from docs_panel.core.errors import StorageError
 from docs_panel.core.history import (
     SCHEMA_VERSION,
     Archive,
@@ -34,6 +33,7 @@ from docs_panel.core.history_export import (
     merge_import,
     read_export,
 )
+from docs_panel.portable.errors import StorageError
 
 ORIGIN = "https://docs.example.org"
 FILES = read_fixture_file(Path(__file__).parents[1] / "fixtures" / "history_export" / "files.txt")

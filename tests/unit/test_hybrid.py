@@ -18,14 +18,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docs_panel.build.runtime.bundle import INDEX_PART, hashed_name
+from docs_panel.build.index_build import Embedded, build_index, split_index
+from docs_panel.build.runtime.bundle import INDEX_PART
+from docs_panel.build.runtime.twins import hashed_name
 from docs_panel.build.site.embeddings import VectorCache, embed_sections, passage
 from docs_panel.build.site.extract import extract_site
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
 from docs_panel.core.embedding_roles import Role
-from docs_panel.core.errors import DocsIndexError
-from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import decode, encode, scorer
+from docs_panel.portable.errors import DocsIndexError
 from tests.fake_embeddings import DIMENSION, MODEL, vector
 
 SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"

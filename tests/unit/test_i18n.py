@@ -8,7 +8,7 @@ import string
 import pytest
 
 from docs_panel.core.feedback import REASONS
-from docs_panel.core.i18n import LANGUAGES, direction, relative_time, table, text
+from docs_panel.portable.i18n import LANGUAGES, direction, relative_time, table, text
 
 ENGLISH = table("en")
 TRANSLATED = [language for language in LANGUAGES if language != "en"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.build.runtime.js_modules import inlined
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "docs_panel" / "assets"

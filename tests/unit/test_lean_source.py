@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.build.runtime.bundle import PACKAGE, SHARED_CORE
 from docs_panel.build.runtime.lean_source import lean_source
+from docs_panel.build.runtime.paths import PACKAGE
+from docs_panel.build.runtime.python_sources import PORTABLE
 
-SHIPPED = sorted((PACKAGE / "shell").glob("*.py")) + [PACKAGE / "core" / n for n in SHARED_CORE]
+SHIPPED = sorted((PACKAGE / "shell").glob("*.py")) + sorted(PORTABLE.rglob("*.py"))
 
 
 class _LoneStrings(ast.NodeTransformer):

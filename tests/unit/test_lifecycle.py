@@ -7,8 +7,8 @@ from itertools import product
 
 import pytest
 
-from docs_panel.core.errors import LifecycleError
-from docs_panel.core.lifecycle import (
+from docs_panel.portable.errors import LifecycleError
+from docs_panel.portable.lifecycle import (
     ASK,
     ASKING,
     BOOTING,

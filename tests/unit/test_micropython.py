@@ -1,29 +1,29 @@
-"""The core modules the shell shares run in MicroPython (the shell's runtime, under
-Node from the pinned npm package) exactly as in CPython."""
+"""``docs_panel.portable``, as the bundle ships it to the shell, runs in MicroPython (the
+shell's runtime, under Node from the pinned npm package) exactly as in CPython (that the
+shell imports nothing else of the package is test_rooms.py's)."""
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from docs_panel.build.runtime.bundle import MICROPYTHON_DIR, SHARED_CORE
-
-CORE = Path(__file__).resolve().parents[2] / "docs_panel" / "core"
+from docs_panel.build.runtime.paths import MICROPYTHON_DIR, PACKAGE
+from docs_panel.build.runtime.python_sources import PORTABLE, shell_files
 
 # One story through the shared modules; each line it prints must match in both runtimes.
 SCENARIO = """
 import json
-from docs_panel.core.errors import LifecycleError, ProtocolError
-from docs_panel.core.i18n import direction, relative_time, table, text
-from docs_panel.core.lifecycle import Lifecycle
-from docs_panel.core.protocol import arguments, decode_reply, encode_reply
-from docs_panel.core.copy_text import answer_markdown
+from docs_panel.portable.errors import LifecycleError, ProtocolError
+from docs_panel.portable.i18n import direction, relative_time, table, text
+from docs_panel.portable.lifecycle import Lifecycle
+from docs_panel.portable.protocol import arguments, decode_reply, encode_reply
+from docs_panel.portable.copy_text import answer_markdown
 
 turn = {"question": "q", "quote": "", "status": "done", "scope": "", "answer": "<p>a</p>",
         "sources": [{"address": "/a.html", "title": "A", "ref": 1}], "results": [], "key": "1",
@@ -59,7 +59,7 @@ except LifecycleError as err:
     print(err)
 life.stored()
 print(life.state, life.under_way)
-from docs_panel.core.lifecycle import FIRST_SIGN_S, QUIET_S, StartWatch
+from docs_panel.portable.lifecycle import FIRST_SIGN_S, QUIET_S, StartWatch
 watch = StartWatch(clock=lambda: now[0])
 now[0] += FIRST_SIGN_S
 print(watch.check())
@@ -76,8 +76,8 @@ language = "zh"
 print(direction("ar-EG"), direction("pt_BR"), len(table("ar")), table("xx") is table("en"))
 print(text(language, "throttled_in", n=3), text("de", "asked_in", scope="API"))
 print(relative_time(then_ms=0, now_ms=3 * 86_400_000))
-from docs_panel.core.errors import PageApiError
-from docs_panel.core.page_api import conversation_id, event_detail, parse_call
+from docs_panel.portable.errors import PageApiError
+from docs_panel.portable.page_api import conversation_id, event_detail, parse_call
 for call in [("open", [{"question": "q?", "submit": True, "scope": "api"}]), ("open", []),
              ("close", []), ("ask", ["q?"])]:
     name, options = parse_call(*call)
@@ -106,27 +106,52 @@ const [runtime, files, script] = JSON.parse(process.argv[1]);
 const { loadMicroPython } = await import(runtime);
 const lines = [];
 const mp = await loadMicroPython({ stdout: (line) => lines.push(line), linebuffer: true });
-for (const dir of ["/lib", "/lib/docs_panel", "/lib/docs_panel/core",
-                   "/lib/docs_panel/core/locales"]) {
-  mp.FS.mkdir(dir);
+for (const [path, text] of Object.entries(files)) {
+  const parts = ("lib/" + path).split("/");
+  for (let depth = 1; depth < parts.length; depth++) {
+    try { mp.FS.mkdir("/" + parts.slice(0, depth).join("/")); } catch {}  // already there
+  }
+  mp.FS.writeFile("/lib/" + path, text);
 }
-for (const [path, text] of Object.entries(files)) mp.FS.writeFile("/lib/" + path, text);
 mp.runPython("import sys\\nsys.path.append('/lib')\\n" + script);
 console.log(JSON.stringify(lines));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
-def test_the_shared_core_behaves_the_same_in_micropython() -> None:
-    """protocol.py, lifecycle.py and i18n.py print the same story in MicroPython as in CPython."""
-    files = {"docs_panel/__init__.py": "", "docs_panel/core/__init__.py": ""}
-    files |= {f"docs_panel/core/{name}": (CORE / name).read_text() for name in SHARED_CORE}
+def in_micropython(script: str) -> list[str]:
+    """What ``script`` prints in MicroPython, with the portable modules as the shell gets them."""
+    shipped = json.loads(gzip.decompress(shell_files()))
+    files = {
+        path: text for path, text in shipped.items() if not path.startswith("docs_panel/shell/")
+    }
     runtime = (MICROPYTHON_DIR / "micropython.mjs").as_uri()
     run = subprocess.run(
-        ["node", "--input-type=module", "-e", RUNNER, json.dumps([runtime, files, SCENARIO])],
+        ["node", "--input-type=module", "-e", RUNNER, json.dumps([runtime, files, script])],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert json.loads(run.stdout.splitlines()[-1]) == in_cpython()
+    return list(json.loads(run.stdout.splitlines()[-1]))
+
+
+def portable_modules() -> list[str]:
+    """Every module of ``docs_panel.portable``, by dotted name."""
+    paths = sorted(PORTABLE.rglob("*.py"))
+    names = [".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts) for p in paths]
+    return [name.removesuffix(".__init__") for name in names]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
+def test_the_portable_modules_behave_the_same_in_micropython() -> None:
+    """protocol.py, lifecycle.py and i18n.py print the same story in MicroPython as in CPython."""
+    assert in_micropython(SCENARIO) == in_cpython()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node (npm brings it)")
+def test_every_portable_module_imports_in_micropython() -> None:
+    """Each module of the folder the shell gets whole imports in MicroPython: one that
+    needs what MicroPython lacks fails here, by name, not in a reader's browser."""
+    modules = portable_modules()
+    script = f"for name in {modules!r}:\n    __import__(name)\n    print(name)\n"
+    assert in_micropython(script) == modules

@@ -12,12 +12,12 @@ from typing import get_args
 
 from bench.breakdown import ANSWER_MARKS, GAPS
 from bench.engines import PROBE
-from docs_panel.build.runtime.bundle import ALERTS, EMBED_WORDS
+from docs_panel.build.runtime.js_templates import ALERTS, EMBED_WORDS
 from docs_panel.core.config import STORAGE_NAMES, Preload
-from docs_panel.core.i18n import table
-from docs_panel.core.lifecycle import Lifecycle
 from docs_panel.core.session import read_session, session_value
-from docs_panel.core.session_fields import EMBED_FIELDS, ID, IN_FLIGHT, LEFT, OPEN
+from docs_panel.portable.i18n import table
+from docs_panel.portable.lifecycle import Lifecycle
+from docs_panel.portable.session_fields import EMBED_FIELDS, ID, IN_FLIGHT, LEFT, OPEN
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "docs_panel"

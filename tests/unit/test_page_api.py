@@ -1,4 +1,4 @@
-"""The page API's calls are checked in the core (docs_panel/core/page_api.py): every good
+"""The page API's calls are checked in the core (docs_panel/portable/page_api.py): every good
 shape passes with its options filled in, every bad one is refused with what was
 expected; events keep text out unless the site asked for it."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from docs_panel.core.errors import PageApiError
-from docs_panel.core.page_api import conversation_id, event_detail, parse_call, unknown_scope
+from docs_panel.portable.errors import PageApiError
+from docs_panel.portable.page_api import conversation_id, event_detail, parse_call, unknown_scope
 
 GOOD = [
     ("open", [], {"question": "", "submit": False, "scope": None}),

@@ -12,7 +12,7 @@ from docs_panel.build import cli
 from docs_panel.build.site import page_reading
 from docs_panel.build.site.page_reading import PageFile, read_pages
 from docs_panel.build.site.page_sections import PageContent, read_page
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "generators" / "sphinx-pydata" / "site"
 

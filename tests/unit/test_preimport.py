@@ -39,7 +39,8 @@ def test_preimport_pulls_in_nothing_from_the_browser() -> None:
 
 
 def test_preimport_covers_every_pure_module_the_worker_starts_with() -> None:
-    """A warm start finds each docs_panel.core module the worker's entry script imports."""
+    """A warm start finds each core and portable module the worker's entry script imports."""
     worker = modules_after("import docs_panel.worker.main", STAND_INS)
     preimported = modules_after("import docs_panel.worker.preimport")
-    assert {name for name in worker if name.startswith("docs_panel.core")} <= preimported
+    pure = ("docs_panel.core", "docs_panel.portable")
+    assert {name for name in worker if name.startswith(pure)} <= preimported

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.core.errors import ProtocolError
-from docs_panel.core.protocol import (
+from docs_panel.portable.errors import ProtocolError
+from docs_panel.portable.protocol import (
     CALLS,
     RECORDS,
     STORED,
@@ -18,6 +18,7 @@ from docs_panel.core.protocol import (
     decode_reply,
     encode_reply,
 )
+from tests.unit.test_shell_records import reply_class
 
 SHELL = Path(__file__).resolve().parents[2] / "docs_panel" / "shell"
 
@@ -106,10 +107,12 @@ def test_every_type_names_something_declared() -> None:
 
 
 def reply_fields(kind: str) -> dict[str, str] | None:
-    """The fields of a type written as a record name or ``Reply[call]``."""
+    """The fields of a type written as a record name, ``Reply[call]`` or the shell's
+    annotation of a reply (``StartReply``, see test_shell_records)."""
     if kind.startswith("Reply[") and kind.endswith("]"):
         return CALLS[kind[6:-1]][1]
-    return RECORDS.get(kind.rstrip("?"))
+    replies = {reply_class(name): call[1] for name, call in CALLS.items()}
+    return replies.get(kind) or RECORDS.get(kind.rstrip("?"))
 
 
 class ShellReader(ast.NodeVisitor):
@@ -137,7 +140,7 @@ class ShellReader(ast.NodeVisitor):
         for arg in node.args.args:
             annotation = arg.annotation
             if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-                kind = annotation.value
+                kind = annotation.value.replace(" | None", "?")  # mypy's "X | None"
                 # "list[Source]" is the protocol's "Source*"
                 is_list = kind.startswith("list[") and kind.endswith("]")
                 self.types[arg.arg] = kind[5:-1] + "*" if is_list else kind

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from docs_panel.build.publish import MARKER, PREVIOUS, publish
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 
 def _files(out: Path) -> list[str]:

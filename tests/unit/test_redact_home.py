@@ -20,7 +20,7 @@ HOME = {PACKAGE / "core" / "redact.py", PACKAGE / "core" / "redact_values.py"}
 # The panel's own rooms: what runs in the browser or the server install, not the build.
 SHIPPED = [
     path
-    for room in ("core", "shell", "worker", "server", "assets")
+    for room in ("portable", "core", "shell", "worker", "server", "assets")
     for pattern in ("*.py", "*.js", "*.mjs")
     for path in sorted((PACKAGE / room).rglob(pattern))
     if path not in HOME

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from markdown_it.utils import read_fixture_file
 
-from docs_panel.core.errors import ConfigError
 from docs_panel.core.render import CLEANER, Cite, RenderUpdate, StreamingRenderer, render_answer
+from docs_panel.portable.errors import ConfigError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "render"
 CASES = read_fixture_file(FIXTURES / "cases.txt")

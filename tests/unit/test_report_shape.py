@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from docs_panel.core.feedback import REASONS, cast_vote, report
 from docs_panel.core.history import Gate, Source, Turn
-from docs_panel.core.report_shape import (
+from docs_panel.server.report_shape import (
     FIELDS,
     MAX_REPORT_BYTES,
     ReportError,

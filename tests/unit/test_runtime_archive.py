@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docs_panel.build.runtime.runtime_archive import FORMAT, Runtime, read_runtime, runtime_archive
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 RUNTIME = Runtime(
     files={"runtime/a.js": b"a", "embed-free.txt": b"\0\1"},

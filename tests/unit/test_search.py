@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from docs_panel.build.index_build import TEXT_LIMIT, build_index, split_index
 from docs_panel.core.docs_index import Section, _page_share, load_index
-from docs_panel.core.errors import DocsIndexError
-from docs_panel.core.index_build import TEXT_LIMIT, build_index, split_index
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
+from docs_panel.portable.errors import DocsIndexError
 
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 SECTIONS = [
@@ -397,7 +397,7 @@ def test_a_reader_gets_pages_in_their_language_else_the_main_ones() -> None:
 
 
 def test_release_notes_are_known_by_path_or_a_versioned_post() -> None:
-    from docs_panel.core.index_build import release_notes
+    from docs_panel.build.index_build import release_notes
 
     assert release_notes("/blog/2023/11/13/3.1.0/index.html", "Prettier 3.1: ternaries")
     assert release_notes("/posts/launch.html", "Lumen 2.1.0 is out")

@@ -9,16 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docs_panel.core.caps import (
-    HISTORY_ANSWER_CHARS,
-    HISTORY_TURNS,
-    INSTRUCTION_CHARS,
-    PAGE_URL_CHARS,
-    QUESTION_CHARS,
-    QUOTE_CHARS,
-    SHORT_CHARS,
-)
-from docs_panel.core.errors import RequestError, StreamError
 from docs_panel.core.history import Source
 from docs_panel.core.server_wire import (
     _FIELDS,
@@ -39,6 +29,16 @@ from docs_panel.core.server_wire import (
 )
 from docs_panel.core.signing import MAX_TOKEN_CHARS
 from docs_panel.core.stream import ContentDelta, Done, ReasoningDelta
+from docs_panel.portable.caps import (
+    HISTORY_ANSWER_CHARS,
+    HISTORY_TURNS,
+    INSTRUCTION_CHARS,
+    PAGE_URL_CHARS,
+    QUESTION_CHARS,
+    QUOTE_CHARS,
+    SHORT_CHARS,
+)
+from docs_panel.portable.errors import RequestError, StreamError
 
 FULL = ServerQuestion(
     question="how?",

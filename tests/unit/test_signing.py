@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docs_panel.core.errors import ConfigError, SignatureError
 from docs_panel.core.signing import MAX_AGE_S, parse_keys, sign, verify
+from docs_panel.portable.errors import ConfigError, SignatureError
 
 KEYS = parse_keys("new:" + "n" * 32 + ",old:" + "o" * 32)
 OLD = parse_keys("old:" + "o" * 32)

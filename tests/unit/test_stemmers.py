@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.build.runtime.bundle import stemmer_files
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.build.runtime.python_sources import stemmer_files
+from docs_panel.portable.errors import DocsIndexError
 from docs_panel.worker.stemmers import add_stemmers
 
 

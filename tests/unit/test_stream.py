@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from docs_panel.core.errors import StreamError
 from docs_panel.core.stream import (
     ChatDelta,
     ChatStreamDecoder,
@@ -25,6 +24,7 @@ from docs_panel.core.stream import (
     SSEParser,
     ThinkTagSplitter,
 )
+from docs_panel.portable.errors import StreamError
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "streams"
 RECORDED = sorted(FIXTURES.glob("*.sse"))

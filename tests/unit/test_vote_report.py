@@ -98,7 +98,7 @@ def test_no_votes_still_makes_a_page() -> None:
     ],
 )
 def test_a_report_of_another_shape_is_named(change: dict[str, object], message: str) -> None:
-    """The feedback endpoint's own allow-list (``docs_panel.core.report_shape``) judges."""
+    """The feedback endpoint's own allow-list (``docs_panel.server.report_shape``) judges."""
     with pytest.raises(ReportError, match=re.escape(message)):
         summarize([vote("a", "up", 0) | change])
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docs_panel.build.cli import build_runtimes
-from docs_panel.build.runtime.bundle import ROOT
 from docs_panel.build.runtime.node_cache import digest
+from docs_panel.build.runtime.paths import ROOT
 
 # The generators whose plugins the wheel carries, pinned in the dev extra.
 GENERATORS = ("sphinx", "mkdocs")

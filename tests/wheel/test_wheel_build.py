@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.build.runtime.bundle import NODE_MODULES, ROOT
+from docs_panel.build.runtime.paths import NODE_MODULES, ROOT
 from docs_panel.build.runtime.runtime_archive import runtime_archive
 from docs_panel.build.runtime.runtime_cache import cached_runtime
 from tests.wheel.install import SOURCE_DATE_EPOCH, offline, wheelhouse

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from docs_panel.build.site.markdown_pages import render_markdown
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 SITE_CSS = Path(__file__).resolve().parents[3] / "site_demo" / "site.css"
 

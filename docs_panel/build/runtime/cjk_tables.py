@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from docs_panel.build.runtime.wasm_data import Memory, names_any
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "cjk_tables.json"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 _IMPORT = re.compile(r'^import \{ ([\w$]+(?:, [\w$]+)*) \} from "\./([\w-]+\.mjs)";\n', re.M)
 _EXPORT = re.compile(r"^export ((?:async )?function\*? ?([\w$]+)|(?:const|class) ([\w$]+))", re.M)

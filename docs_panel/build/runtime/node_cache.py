@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 ENTRIES_KEPT = 8
 

@@ -6,7 +6,7 @@ their notices go with them. ``notices`` lists each one with its version, its
 license, where its source is, and the license texts its package ships (the npm
 packages of Pyodide and MicroPython ship none: the entry says where they are)::
 
-    >>> from docs_panel.build.runtime.bundle import ZSTDDEC_DIR
+    >>> from docs_panel.build.runtime.paths import ZSTDDEC_DIR
     >>> text = notices([ZSTDDEC_DIR], ["mdurl"])
     >>> "zstddec 0.3.4 (MIT AND BSD-3-Clause)" in text, "mdurl 0.1.2 (MIT License)" in text
     (True, True)
@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[3]
 LICENSE_FILE = re.compile(r"(?:^|/)(?:LICEN[CS]E|COPYING|NOTICE)[^/]*$", re.IGNORECASE)

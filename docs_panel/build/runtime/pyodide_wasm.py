@@ -35,7 +35,7 @@ from docs_panel.build.runtime.import_walk import reachable
 from docs_panel.build.runtime.node_cache import cached, digest, run_node
 from docs_panel.build.runtime.pyodide_bytecode import LEAN_CODE, MOUNT
 from docs_panel.build.runtime.wasm_data import Memory, names_any
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "pyodide_wasm.mjs"

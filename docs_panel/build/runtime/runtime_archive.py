@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from docs_panel.build.runtime.lean_code import ZIP_DATE
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 FORMAT = 1
 _META = "runtime.json"

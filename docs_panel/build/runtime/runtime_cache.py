@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docs_panel.build.runtime.bundle import ROOT, dependency_files, runtime_bundle
+from docs_panel.build.runtime.bundle import runtime_bundle
 from docs_panel.build.runtime.node_cache import cached, digest
+from docs_panel.build.runtime.paths import ROOT
+from docs_panel.build.runtime.python_sources import dependency_files
 from docs_panel.build.runtime.runtime_archive import Runtime, read_runtime, runtime_archive
 
 # The archive the wheel carries is this key's output, never its input.

@@ -36,11 +36,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
+from docs_panel.build.index_build import Embedded
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, Role, request_body
-from docs_panel.core.errors import WidgetError
-from docs_panel.core.index_build import Embedded
 from docs_panel.core.vectors import encode
+from docs_panel.portable.errors import WidgetError
 
 KEY_VARIABLE = "DOCS_PANEL_EMBEDDINGS_KEY"
 #: Characters of a passage sent to the model: small models read 256-512 tokens, and

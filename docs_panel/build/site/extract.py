@@ -41,7 +41,7 @@ from docs_panel.build.site.site_pages import (
 )
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import Section
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 PAGE_SUFFIXES = (".html", ".htm", ".md")
 #: A page's text beside it (``guide.html.md``, llmstxt.org's convention, which

@@ -11,7 +11,7 @@ build with every problem named, instead of a ``console.error`` on each page late
     >>> site_config({"gate": 2})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    docs_panel.core.errors.ConfigError: docs-panel config: docsPanel.gate: expected a number ...
+    docs_panel.portable.errors.ConfigError: docs-panel config: docsPanel.gate: expected a number ...
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 
 from docs_panel.core.config import parse_config
-from docs_panel.core.errors import ConfigError
+from docs_panel.portable.errors import ConfigError
 
 PANEL_FOLDER = "docs-panel"
 _SNAKE = re.compile(r"_([a-z0-9])")

@@ -27,7 +27,7 @@ from pathlib import Path
 from docs_panel.build.runtime.node_cache import digest
 from docs_panel.build.site.markdown_pages import render_markdown
 from docs_panel.build.site.page_sections import PageContent, read_page
-from docs_panel.core.errors import DocsIndexError
+from docs_panel.portable.errors import DocsIndexError
 
 #: The packages whose code decides what a page yields: the build's site readers and
 #: the core they import (sections, addresses, text).

@@ -10,7 +10,7 @@ call is refused with a message that says what was expected::
     >>> parse_call("ask", [""])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    docs_panel.core.errors.PageApiError: docsPanel.ask(question): expected a non-blank string, ...
+    docs_panel.portable.errors.PageApiError: docsPanel.ask(question): expected a non-blank ...
 
 Events carry ids and figures; the question's and answer's text only when the site's
 config says ``events: {text: true}``::
@@ -23,7 +23,7 @@ Both runtimes import this module (MicroPython has no dataclasses or ``typing``).
 
 import json
 
-from docs_panel.core.errors import PageApiError
+from docs_panel.portable.errors import PageApiError
 
 EVENTS = ("open", "close", "ask", "answer", "source-click", "vote", "error")
 """The names after ``docs-panel:``, in docs/page-api.md's order."""

@@ -18,7 +18,7 @@ what the report says::
     >>> parse_report(b'{"id": "x", "vote": 1}')
     Traceback (most recent call last):
     ...
-    docs_panel.core.report_shape.ReportError: vote: expected "up", "down" or null, got a number
+    docs_panel.server.report_shape.ReportError: vote: expected "up", "down" or null, got a number
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from docs_panel.core.caps import PAGE_URL_CHARS, QUOTE_CHARS, SENTENCE_CHARS
-from docs_panel.core.errors import WidgetError
 from docs_panel.core.feedback import REASON_IDS
 from docs_panel.core.redact import redact_text
+from docs_panel.portable.caps import PAGE_URL_CHARS, QUOTE_CHARS, SENTENCE_CHARS
+from docs_panel.portable.errors import WidgetError
 
 MAX_REPORT_BYTES: Final = 128 * 1024
 """A report's body at most; the panel's are a few KB (its answer is most of it)."""

@@ -1,4 +1,4 @@
-"""Arabic (right to left: ``docs_panel.core.i18n.direction`` says so)."""
+"""Arabic (right to left: ``docs_panel.portable.i18n.direction`` says so)."""
 
 STRINGS = {
     # launcher and header

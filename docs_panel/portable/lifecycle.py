@@ -43,8 +43,8 @@ keeps to the Python MicroPython has: no dataclasses, no ``typing`` at run time.
 
 import json
 
-from docs_panel.core.errors import LifecycleError
-from docs_panel.core.session_fields import IN_FLIGHT, LEFT, OPEN
+from docs_panel.portable.errors import LifecycleError
+from docs_panel.portable.session_fields import IN_FLIGHT, LEFT, OPEN
 
 try:  # noqa: SIM105 (MicroPython has no contextlib)
     from collections.abc import Callable

@@ -7,7 +7,7 @@ any Python runs): the configured ``language``, else the page's ``<html lang>``,
 else the browser's languages, the first with a table here; English otherwise.
 build.py hands it ``LANGUAGES``, ``RIGHT_TO_LEFT`` and the few words it shows.
 
-Each language is a module of ``docs_panel.core.locales`` holding ``STRINGS``, a plain
+Each language is a module of ``docs_panel.portable.locales`` holding ``STRINGS``, a plain
 dict keyed like the English one; only the chosen one is imported, so the shell
 (MicroPython, which compiles what it imports on the main thread) pays for one::
 
@@ -46,7 +46,7 @@ def direction(language: str) -> str:
 def table(language: str) -> dict[str, str]:
     """Every UI string of ``language`` (one of ``LANGUAGES``; else English), by key."""
     name = language if language in LANGUAGES else "en"
-    module = __import__("docs_panel.core.locales." + name, None, None, ["STRINGS"])
+    module = __import__("docs_panel.portable.locales." + name, None, None, ["STRINGS"])
     strings: dict[str, str] = module.STRINGS
     return strings
 

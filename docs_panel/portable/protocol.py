@@ -21,7 +21,7 @@ that one side forgot or mistyped fails loudly at the boundary::
     >>> encode_reply("new_chat", {})
     Traceback (most recent call last):
     ...
-    docs_panel.core.errors.ProtocolError: new_chat reply: session is missing
+    docs_panel.portable.errors.ProtocolError: new_chat reply: session is missing
 
 Both runtimes import this module, so it is written in the Python MicroPython
 has: no dataclasses, no ``typing`` at run time, no ``__future__`` (annotations
@@ -30,7 +30,7 @@ are only read by mypy), and ``True`` is not an ``int`` there.
 
 import json
 
-from docs_panel.core.errors import ProtocolError
+from docs_panel.portable.errors import ProtocolError
 
 try:
     from collections.abc import Callable

@@ -3,7 +3,7 @@ under ``<prefix>.conversation`` (see :mod:`docs_panel.core.session`).
 
 Three runtimes spell them, so they live here once: the worker reads and writes
 the record (:mod:`docs_panel.core.session`); the shell marks it on ``pagehide``
-(:meth:`docs_panel.core.lifecycle.Lifecycle.leaving`); and ``embed.js`` reads it
+(:meth:`docs_panel.portable.lifecycle.Lifecycle.leaving`); and ``embed.js`` reads it
 before any Python runs, to see a tab to restore (build.py writes ``EMBED_FIELDS``
 into it). Written in the Python MicroPython runs: the shell imports it.
 """
