@@ -22,8 +22,8 @@ from docs_panel.core.config import DEFAULTS
 from docs_panel.server.index_files import read_index
 from tests.browser.conftest import Site
 from tests.event_loops import on_own_loop
+from tests.fixture_files import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FURO = ROOT / "tests" / "fixtures" / "generators" / "sphinx-furo-dirhtml"
 QUESTIONS = ROOT / "bench" / "questions_demo_dev.json"
 

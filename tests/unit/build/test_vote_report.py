@@ -13,8 +13,9 @@ from docs_panel.build.cli import main
 from docs_panel.build.vote_report import ReportError, report_page, summarize
 from docs_panel.core.feedback import report
 from docs_panel.core.history import Gate, Source, Turn
+from tests.fixture_files import FIXTURES
 
-VOTES = Path(__file__).parents[1] / "fixtures" / "votes" / "votes.jsonl"
+VOTES = FIXTURES / "votes" / "votes.jsonl"
 DAY_MS = 86_400_000
 DEC_1 = 1_764_547_200_000  # 2025-12-01T00:00Z
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 from stop_words import get_stop_words  # type: ignore[import-untyped]
@@ -15,8 +14,9 @@ from docs_panel.core.analyzers import VERSION, analyzer, from_record, record
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import build_index, split_index
+from tests.fixture_files import GENERATORS
 
-VITEPRESS = Path(__file__).parents[1] / "fixtures" / "generators" / "vitepress" / "site"
+VITEPRESS = GENERATORS / "vitepress" / "site"
 
 # This test's own copy of the table: every UI language and the languages docs sites ship.
 NAMES = {

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import string
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +31,9 @@ from docs_panel.core.config import (
     config_to_json,
     parse_config,
 )
+from tests.fixture_files import FIXTURES
 
-CASES = json.loads((Path(__file__).parent.parent / "fixtures" / "config_cases.json").read_text())
+CASES = json.loads((FIXTURES / "config_cases.json").read_text())
 
 
 def _merged(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

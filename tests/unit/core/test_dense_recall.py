@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,10 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import encode
 from tests.fake_embeddings import DIMENSION, MODEL, vector
-from tests.unit.test_hybrid import FakeClient, MemoryCache
+from tests.fixture_files import FIXTURES
+from tests.unit.core.test_vectors import FakeClient, MemoryCache
 
-SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
+SITE = FIXTURES / "hybrid"
 UNSAID = "freeze"  # no page says it; time.sleep means it ("pause", "Suspend")
 
 

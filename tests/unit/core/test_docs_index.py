@@ -6,7 +6,6 @@ import copy
 import gc
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,9 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import TEXT_LIMIT, build_index, split_index
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
+from tests.fixture_files import FIXTURES
 
-SITES = Path(__file__).parent.parent / "fixtures" / "sites"
+SITES = FIXTURES / "sites"
 SECTIONS = [
     Section(address, page_title, title, text, tuple(breadcrumb))
     for address, page_title, title, breadcrumb, text in json.loads(

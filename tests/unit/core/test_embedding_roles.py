@@ -26,8 +26,9 @@ from docs_panel.core.embedding_roles import Role
 from docs_panel.core.index_build import build_index
 from docs_panel.core.question_embedding import mismatch, query_role, request_body, vector_from
 from tests.fake_embeddings import MODEL, FakeEmbeddings
+from tests.fixture_files import FIXTURES
 
-SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
+SITE = FIXTURES / "hybrid"
 QUESTION = "freeze the script for two seconds"
 E5 = {"query": Role(prefix="query: "), "passage": Role(prefix="passage: ")}
 

@@ -8,7 +8,6 @@ its expected current (schema 3) form ``v1_as_v3.json``, and ``utf16_sizes.json``
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,8 +36,9 @@ from docs_panel.core.history import (
     upsert,
     utf16_bytes,
 )
+from tests import fixture_files
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "history"
+FIXTURES = fixture_files.FIXTURES / "history"
 STORED_VALUES = read_fixture_file(FIXTURES / "stored_values.txt")
 UTF16_SIZES = json.loads((FIXTURES / "utf16_sizes.json").read_text(encoding="utf-8"))
 ROOMY = {"max_conversations": 20, "max_bytes": 1_048_576}

@@ -8,7 +8,6 @@ fixture format: title, the file's text, what reading it gives).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -34,9 +33,10 @@ from docs_panel.core.history_export import (
     merge_import,
     read_export,
 )
+from tests.fixture_files import FIXTURES
 
 ORIGIN = "https://docs.example.org"
-FILES = read_fixture_file(Path(__file__).parents[1] / "fixtures" / "history_export" / "files.txt")
+FILES = read_fixture_file(FIXTURES / "history_export" / "files.txt")
 BOUNDS = {"max_conversations": 20, "max_bytes": 1_048_576}
 
 

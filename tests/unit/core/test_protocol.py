@@ -18,8 +18,9 @@ from docs_panel.core.protocol import (
     decode_reply,
     encode_reply,
 )
+from tests.fixture_files import ROOT
 
-SHELL = Path(__file__).resolve().parents[2] / "docs_panel" / "shell"
+SHELL = ROOT / "docs_panel" / "shell"
 
 TURN = {
     "key": "1714550400000",

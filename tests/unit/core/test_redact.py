@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from docs_panel.core import redact as redact_module
 from docs_panel.core.redact import KINDS, Redaction, mask, redact, redact_text
+from tests import fixture_files
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "redact"
+FIXTURES = fixture_files.FIXTURES / "redact"
 MASK_IN_TEXT = re.compile(r"\[redacted: ([^\]]+)\]")
 
 

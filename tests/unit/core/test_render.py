@@ -3,15 +3,15 @@
 import random
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from markdown_it.utils import read_fixture_file
 
 from docs_panel.core.errors import ConfigError
 from docs_panel.core.render import CLEANER, Cite, RenderUpdate, StreamingRenderer, render_answer
+from tests import fixture_files
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "render"
+FIXTURES = fixture_files.FIXTURES / "render"
 CASES = read_fixture_file(FIXTURES / "cases.txt")
 XSS = read_fixture_file(FIXTURES / "xss.txt")
 CLEANER_CASES = read_fixture_file(FIXTURES / "cleaner.txt")

@@ -25,8 +25,9 @@ from docs_panel.core.stream import (
     SSEParser,
     ThinkTagSplitter,
 )
+from tests import fixture_files
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "streams"
+FIXTURES = fixture_files.FIXTURES / "streams"
 RECORDED = sorted(FIXTURES.glob("*.sse"))
 
 

@@ -27,8 +27,9 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import Embedded, build_index, split_index
 from docs_panel.core.vectors import decode, encode, scorer
 from tests.fake_embeddings import DIMENSION, MODEL, vector
+from tests.fixture_files import FIXTURES
 
-SITE = Path(__file__).parent.parent / "fixtures" / "hybrid"
+SITE = FIXTURES / "hybrid"
 QUESTION = "freeze the script for two seconds"
 
 

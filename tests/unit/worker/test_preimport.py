@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.fixture_files import ROOT
 
 # Stand-ins for the browser's modules, so that the worker's entry script imports in CPython.
 STAND_INS = """

@@ -13,8 +13,9 @@ import pytest
 
 from docs_panel.build.demo.pages import render_site, rewrite_links
 from docs_panel.core.errors import ConfigError
+from tests.fixture_files import ROOT
 
-SITE = Path(__file__).resolve().parents[2] / "site_demo"
+SITE = ROOT / "site_demo"
 DOCS = SITE / "docs"
 SNIPPET = '<script>window.docsPanel = {"chat": false};</script><script src="/x/embed.js"></script>'
 

@@ -14,8 +14,8 @@ import pytest
 
 from docs_panel.build.runtime.js_modules import inlined
 from docs_panel.core.errors import ConfigError
+from tests.fixture_files import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "docs_panel" / "assets"
 NODE_TESTS = sorted((ROOT / "tests" / "js").glob("*.test.mjs"))
 

@@ -12,8 +12,9 @@ from docs_panel.build.site.extract import extract_site
 from docs_panel.build.site.page_sections import read_page
 from docs_panel.core.docs_index import Section
 from docs_panel.core.errors import DocsIndexError
+from tests.fixture_files import FIXTURES
 
-SITES = Path(__file__).parent.parent / "fixtures" / "sites"
+SITES = FIXTURES / "sites"
 EXPECTED = json.loads((SITES / "expected_sections.json").read_text(encoding="utf-8"))
 
 

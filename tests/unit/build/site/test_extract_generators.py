@@ -6,7 +6,7 @@ give exactly that: titles, every tab panel, code, no theme text, one copy of
 each page, each in its language, anchors that exist, and each page split into
 the sections its ``split`` lists (title and anchor, in order).
 
-``python -m tests.unit.test_generators`` records every page's ``split`` from
+``python -m tests.unit.build.site.test_extract_generators`` records every page's ``split`` from
 today's extractor into the fixtures' ``expected.json``; read the diff before
 committing it, since it is what the test then holds the extractor to."""
 
@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from docs_panel.build.site.extract import DUPLICATE_LEAST, Extracted, extract_site
 from docs_panel.core.docs_index import Section
+from tests.fixture_files import GENERATORS
 
-GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"
 SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "expected.json").exists())
 
 

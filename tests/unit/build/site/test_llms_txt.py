@@ -20,8 +20,8 @@ from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.llms_txt import WRITTEN_BY, llms_files, write_llms_files
 from docs_panel.core.docs_index import Section
 from tests.browser.conftest import Site
+from tests.fixture_files import GENERATORS
 
-GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"
 SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "expected.json").exists())
 LINK = re.compile(r"- \[(?P<title>(?:[^\]\\]|\\.)+)\]\((?P<url>[^)\s]+)\)(?:: (?P<about>.+))?")
 

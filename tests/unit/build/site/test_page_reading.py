@@ -13,8 +13,9 @@ from docs_panel.build.site import page_reading
 from docs_panel.build.site.page_reading import PageFile, read_pages
 from docs_panel.build.site.page_sections import PageContent, read_page
 from docs_panel.core.errors import DocsIndexError
+from tests.fixture_files import GENERATORS
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "generators" / "sphinx-pydata" / "site"
+FIXTURE = GENERATORS / "sphinx-pydata" / "site"
 
 
 @pytest.fixture

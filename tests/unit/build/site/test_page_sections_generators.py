@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +20,8 @@ import pytest
 from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.html_tree import Element, descendants, parse
 from docs_panel.build.site.page_sections import read_page
+from tests.fixture_files import GENERATORS
 
-GENERATORS = Path(__file__).parent.parent / "fixtures" / "generators"
 SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "sections.json").exists())
 
 
