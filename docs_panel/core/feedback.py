@@ -30,7 +30,7 @@ from typing import Final
 
 from docs_panel.core.caps import SENTENCE_CHARS
 from docs_panel.core.config import FeedbackSend
-from docs_panel.core.history import Turn, Vote, utf16_bytes
+from docs_panel.core.history_schema import Turn, Vote, utf16_bytes
 
 REASONS: Final = ("wrong", "outdated", "not_asked", "missing_source", "hard_to_read")
 """The reasons a "down" vote may tick, by id (the panel shows each as its language's

@@ -43,7 +43,7 @@ from docs_panel.core.caps import (
     SHORT_CHARS,
 )
 from docs_panel.core.errors import RequestError, StreamError
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.redact import redact_text
 from docs_panel.core.signing import MAX_TOKEN_CHARS
 from docs_panel.core.site_links import may_link

@@ -30,7 +30,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
 from docs_panel.core.errors import StreamError
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.server_wire import CitationsDelta, ServerStreamDecoder, SourcesDelta
 from docs_panel.core.stream import ChatStreamDecoder, ContentDelta, ReasoningDelta
 from docs_panel.core.throttle import retry_after

@@ -16,7 +16,7 @@ from docs_panel.build.serve import ChatReply
 from docs_panel.core.caps import QUESTION_CHARS
 from docs_panel.core.config import Scope
 from docs_panel.core.feedback import report
-from docs_panel.core.history import Source, Turn
+from docs_panel.core.history_schema import Source, Turn
 from docs_panel.core.server_wire import BODY_LIMIT, ServerStreamDecoder
 from docs_panel.core.signing import parse_keys, sign
 from docs_panel.core.stream import ContentDelta

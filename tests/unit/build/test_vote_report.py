@@ -12,7 +12,7 @@ import pytest
 from docs_panel.build.cli import main
 from docs_panel.build.vote_report import ReportError, report_page, summarize
 from docs_panel.core.feedback import report
-from docs_panel.core.history import Gate, Source, Turn
+from docs_panel.core.history_schema import Gate, Source, Turn
 from tests.fixture_files import FIXTURES
 
 VOTES = FIXTURES / "votes" / "votes.jsonl"

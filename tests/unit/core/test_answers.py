@@ -18,7 +18,7 @@ from docs_panel.core.answers import (
 from docs_panel.core.caps import HISTORY_TURNS
 from docs_panel.core.config import parse_config
 from docs_panel.core.docs_index import DocsIndex, Section, load_index
-from docs_panel.core.history import Conversation, ResultItem, Source, Turn
+from docs_panel.core.history_schema import Conversation, ResultItem, Source, Turn
 from docs_panel.core.index_build import build_index
 from docs_panel.core.views import turn_view
 

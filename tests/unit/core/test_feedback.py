@@ -17,7 +17,7 @@ from docs_panel.core.feedback import (
     report,
     should_send,
 )
-from docs_panel.core.history import Gate, Source, Turn, Vote, utf16_bytes
+from docs_panel.core.history_schema import Gate, Source, Turn, Vote, utf16_bytes
 
 TURN = Turn(
     question="How do I retry?",

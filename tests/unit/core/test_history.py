@@ -17,15 +17,8 @@ from docs_panel.core import history
 from docs_panel.core.caps import QUOTE_CHARS
 from docs_panel.core.errors import StorageError
 from docs_panel.core.history import (
-    SCHEMA_VERSION,
-    Archive,
-    Conversation,
-    Gate,
     ListRow,
     LoadResult,
-    ResultItem,
-    Source,
-    Turn,
     apply_bounds,
     delete,
     dump_archive,
@@ -34,6 +27,15 @@ from docs_panel.core.history import (
     load_archive,
     regressed,
     upsert,
+)
+from docs_panel.core.history_schema import (
+    SCHEMA_VERSION,
+    Archive,
+    Conversation,
+    Gate,
+    ResultItem,
+    Source,
+    Turn,
     utf16_bytes,
 )
 from tests import fixture_files
@@ -335,10 +337,10 @@ def test_a_write_on_the_last_written_value_parses_nothing_and_encodes_one_conver
     first = upsert(stored(chat("b", turn(2)), chat("c", turn(3))), chat("a", turn(1)), **ROOMY)
     parsed: list[object] = []
     encoded: list[str] = []
-    real_parse, real_json = history._parse, history._conversation_json
-    monkeypatch.setattr(history, "_parse", lambda raw: parsed.append(raw) or real_parse(raw))
+    real_parse, real_json = history.parse_archive, history.conversation_json
+    monkeypatch.setattr(history, "parse_archive", lambda raw: parsed.append(raw) or real_parse(raw))
     monkeypatch.setattr(
-        history, "_conversation_json", lambda c: encoded.append(c.id) or real_json(c)
+        history, "conversation_json", lambda c: encoded.append(c.id) or real_json(c)
     )
     second = upsert(first.value, chat("a", turn(1), turn(4)), **ROOMY)
     assert (parsed, encoded) == ([], ["a"])

@@ -15,16 +15,7 @@ from hypothesis import strategies as st
 from markdown_it.utils import read_fixture_file
 
 from docs_panel.core.errors import StorageError
-from docs_panel.core.history import (
-    SCHEMA_VERSION,
-    Archive,
-    Conversation,
-    Source,
-    Turn,
-    dump_archive,
-    load_archive,
-    upsert,
-)
+from docs_panel.core.history import dump_archive, load_archive, upsert
 from docs_panel.core.history_export import (
     FORMAT,
     ImportRefused,
@@ -33,6 +24,7 @@ from docs_panel.core.history_export import (
     merge_import,
     read_export,
 )
+from docs_panel.core.history_schema import SCHEMA_VERSION, Archive, Conversation, Source, Turn
 from tests.fixture_files import FIXTURES
 
 ORIGIN = "https://docs.example.org"

@@ -12,20 +12,22 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from docs_panel.core import history
+from docs_panel.core import history_schema
 from docs_panel.core.history import (
-    Archive,
-    Conversation,
-    Gate,
     LoadResult,
-    ResultItem,
-    Source,
-    Turn,
     apply_bounds,
     dump_archive,
     load_archive,
     regressed,
     upsert,
+)
+from docs_panel.core.history_schema import (
+    Archive,
+    Conversation,
+    Gate,
+    ResultItem,
+    Source,
+    Turn,
     utf16_bytes,
 )
 
@@ -127,7 +129,7 @@ def test_dump_load_round_trips(archive: Archive) -> None:
 def test_the_dump_is_compact_json_of_the_whole_record(archive: Archive) -> None:
     """Joined from each conversation's JSON, the dump is what encoding it whole gives."""
     dumped = dump_archive(archive)
-    assert dumped == history.compact_json(json.loads(dumped))
+    assert dumped == history_schema.compact_json(json.loads(dumped))
 
 
 @unhurried
@@ -231,7 +233,9 @@ def test_a_written_value_parses_afresh_as_the_archive_it_holds(
     """What upsert writes, parsed afresh, is the archive it returns (what the worker
     remembers the value holds, so the next write need not parse it)."""
     written = upsert(dump_archive(before), mine, max_conversations=4, max_bytes=max_bytes)
-    assert history._parse(written.value) == history._Decoded(written.archive, 0, newer=False)
+    assert history_schema.parse_archive(written.value) == history_schema.Decoded(
+        written.archive, 0, newer=False
+    )
 
 
 @unhurried

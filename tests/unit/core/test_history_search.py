@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docs_panel.core.history import Archive, Conversation, ResultItem, Source, Turn
+from docs_panel.core.history_schema import Archive, Conversation, ResultItem, Source, Turn
 from docs_panel.core.history_search import fold, matching
 
 

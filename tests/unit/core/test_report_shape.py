@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docs_panel.core.feedback import REASONS, cast_vote, report
-from docs_panel.core.history import Gate, Source, Turn
+from docs_panel.core.history_schema import Gate, Source, Turn
 from docs_panel.core.report_shape import (
     FIELDS,
     MAX_REPORT_BYTES,

@@ -19,7 +19,7 @@ from docs_panel.core.caps import (
     SHORT_CHARS,
 )
 from docs_panel.core.errors import RequestError, StreamError
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.server_wire import (
     _FIELDS,
     BODY_LIMIT,

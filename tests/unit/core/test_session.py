@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.session import Session, adopts, read_session, session_value, stopped_turn
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from docs_panel.core.docs_index import Section
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.index_build import build_index, split_index
 from docs_panel.core.protocol import CALLS, decode_reply, encode_reply
 from docs_panel.core.server_wire import ServerQuestion, question_body
