@@ -50,16 +50,10 @@ from docs_panel.core.server_wire import (
     redacted,
 )
 from docs_panel.server.answering import Context, Counters, answer
+from docs_panel.server.client_key import TrustedProxies, client_key
 from docs_panel.server.embedding import embedder_for
 from docs_panel.server.index_files import read_index
-from docs_panel.server.limits import (
-    KEY_PREFIX,
-    Bucket,
-    LimitSettings,
-    TrustedProxies,
-    client_key,
-    open_limiter,
-)
+from docs_panel.server.limits import KEY_PREFIX, Bucket, LimitSettings, open_limiter
 from docs_panel.server.limits import retry_after as retry_after_header
 from docs_panel.server.mcp_mount import McpMount
 from docs_panel.server.settings import Settings
