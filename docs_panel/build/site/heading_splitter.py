@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from docs_panel.build.site.generator_rules import GeneratorRules
 from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element
-from docs_panel.build.site.theme_rules import matcher
+from docs_panel.build.site.markers import matcher
 
 #: Sphinx's classes for the parts of a signature that name the object
 #: (``gzip.`` and ``GzipFile`` of "class gzip.GzipFile(filename=None)"): the
