@@ -22,9 +22,9 @@ from docs_panel.core.config import DEFAULTS
 from docs_panel.server.index_files import read_index
 from tests.browser.conftest import Site
 from tests.event_loops import on_own_loop
-from tests.fixture_files import ROOT
+from tests.fixture_files import GENERATORS, ROOT, generator_expected
 
-FURO = ROOT / "tests" / "fixtures" / "generators" / "sphinx-furo-dirhtml"
+FURO = GENERATORS / "sphinx-furo-dirhtml"
 QUESTIONS = ROOT / "bench" / "questions_demo_dev.json"
 
 
@@ -148,7 +148,7 @@ def test_a_generator_site_without_a_panel_build_is_indexed_and_searched_per_lang
         served = await call(client, "read_section", address="/getting-started/install/")
         assert served["address"] == "/getting-started/install/index.html", "as the site links it"
         read = json.dumps(section)
-        for chrome in json.loads((FURO / "expected.json").read_text())["theme_text"]:
+        for chrome in generator_expected(FURO.name)["theme_text"]:
             assert chrome not in read
 
     session(FURO / "site", script)

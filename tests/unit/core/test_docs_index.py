@@ -14,7 +14,7 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import TEXT_LIMIT, build_index, split_index
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
-from tests.fixture_files import FIXTURES
+from tests.fixture_files import FIXTURES, fixture_cases
 
 SITES = FIXTURES / "sites"
 SECTIONS = [
@@ -27,13 +27,11 @@ INDEX = load_index(json.loads(json.dumps(build_index(SECTIONS))))
 
 
 def _cases(name: str) -> list[tuple[str, str, str]]:
-    """(description, input, expected) blocks, markdown-it-py style."""
-    blocks = (SITES / name).read_text(encoding="utf-8").strip().split("\n\n")
-    cases = []
-    for block in blocks:
-        description, given, expected = block.removesuffix("\n.").split("\n.\n")
-        cases.append((description, given, expected))
-    return cases
+    """(description, input, expected), the blocks without their final newline."""
+    return [
+        (description, given.removesuffix("\n"), expected.removesuffix("\n"))
+        for _, description, given, expected in fixture_cases(SITES / name)
+    ]
 
 
 @pytest.mark.parametrize(("description", "query", "expected"), _cases("search_cases.txt"))

@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 import pytest
-from markdown_it.utils import read_fixture_file
 
 from docs_panel.core import history
 from docs_panel.core.caps import QUOTE_CHARS
@@ -39,9 +38,10 @@ from docs_panel.core.history_schema import (
     utf16_bytes,
 )
 from tests import fixture_files
+from tests.fixture_files import fixture_cases
 
 FIXTURES = fixture_files.FIXTURES / "history"
-STORED_VALUES = read_fixture_file(FIXTURES / "stored_values.txt")
+STORED_VALUES = fixture_cases(FIXTURES / "stored_values.txt")
 UTF16_SIZES = json.loads((FIXTURES / "utf16_sizes.json").read_text(encoding="utf-8"))
 ROOMY = {"max_conversations": 20, "max_bytes": 1_048_576}
 

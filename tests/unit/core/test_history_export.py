@@ -12,7 +12,6 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from markdown_it.utils import read_fixture_file
 
 from docs_panel.core.errors import StorageError
 from docs_panel.core.history import dump_archive, load_archive, upsert
@@ -25,10 +24,10 @@ from docs_panel.core.history_export import (
     read_export,
 )
 from docs_panel.core.history_schema import SCHEMA_VERSION, Archive, Conversation, Source, Turn
-from tests.fixture_files import FIXTURES
+from tests.fixture_files import FIXTURES, fixture_cases
 
 ORIGIN = "https://docs.example.org"
-FILES = read_fixture_file(FIXTURES / "history_export" / "files.txt")
+FILES = fixture_cases(FIXTURES / "history_export" / "files.txt")
 BOUNDS = {"max_conversations": 20, "max_bytes": 1_048_576}
 
 

@@ -22,27 +22,18 @@ from hypothesis import strategies as st
 from docs_panel.core import redact as redact_module
 from docs_panel.core.redact import KINDS, Redaction, mask, redact, redact_text
 from tests import fixture_files
+from tests.fixture_files import fixture_cases
 
 FIXTURES = fixture_files.FIXTURES / "redact"
 MASK_IN_TEXT = re.compile(r"\[redacted: ([^\]]+)\]")
 
 
 def read_cases(path: Path, sections: int) -> list[tuple[str, tuple[str, ...]]]:
-    """``title`` then ``sections`` blocks, each closed by a line holding only "."."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    cases: list[tuple[str, tuple[str, ...]]] = []
-    i = 0
-    while i < len(lines) - 1:
-        if lines[i] == "." or lines[i + 1] != ".":
-            i += 1
-            continue
-        title, blocks, i = lines[i], [], i + 2
-        for _ in range(sections):
-            end = lines.index(".", i)  # ValueError: a case is not closed
-            blocks.append("\n".join(lines[i:end]))
-            i = end + 1
-        cases.append((title, tuple(blocks)))
-    return cases
+    """Each case's title and blocks, the blocks without their final newline."""
+    return [
+        (title, tuple(block.removesuffix("\n") for block in blocks))
+        for _, title, *blocks in fixture_cases(path, sections)
+    ]
 
 
 SECRETS = read_cases(FIXTURES / "secrets.txt", 2)

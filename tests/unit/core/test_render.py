@@ -5,17 +5,17 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from markdown_it.utils import read_fixture_file
 
 from docs_panel.core.errors import ConfigError
 from docs_panel.core.render import CLEANER, Cite, RenderUpdate, StreamingRenderer, render_answer
 from tests import fixture_files
+from tests.fixture_files import fixture_cases
 
 FIXTURES = fixture_files.FIXTURES / "render"
-CASES = read_fixture_file(FIXTURES / "cases.txt")
-XSS = read_fixture_file(FIXTURES / "xss.txt")
-CLEANER_CASES = read_fixture_file(FIXTURES / "cleaner.txt")
-CITATION_CASES = read_fixture_file(FIXTURES / "citations.txt")
+CASES = fixture_cases(FIXTURES / "cases.txt")
+XSS = fixture_cases(FIXTURES / "xss.txt")
+CLEANER_CASES = fixture_cases(FIXTURES / "cleaner.txt")
+CITATION_CASES = fixture_cases(FIXTURES / "citations.txt")
 SITE = "https://docs.example.org"
 PAGES = frozenset(
     {"/", "/index.html", "/library/json.html", "/guide/%C3%A9.html", "/tutorial/intro.html"}

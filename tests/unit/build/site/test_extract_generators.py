@@ -21,14 +21,14 @@ import pytest
 
 from docs_panel.build.site.extract import DUPLICATE_LEAST, Extracted, extract_site
 from docs_panel.core.docs_index import Section
-from tests.fixture_files import GENERATORS
+from tests.fixture_files import GENERATORS, generator_expected, generator_sites
 
-SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "expected.json").exists())
+SITES = generator_sites("expected.json")
 
 
 @cache
 def _site(name: str) -> tuple[dict[str, Any], Extracted]:
-    expected = json.loads((GENERATORS / name / "expected.json").read_text(encoding="utf-8"))
+    expected = generator_expected(name, "expected.json")
     return expected, extract_site(GENERATORS / name / "site")
 
 

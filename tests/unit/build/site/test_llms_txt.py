@@ -6,7 +6,6 @@ on each build, and a site's own ``llms.txt`` kept unless the owner says otherwis
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import shutil
 from functools import cache
@@ -20,15 +19,15 @@ from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.llms_txt import WRITTEN_BY, llms_files, write_llms_files
 from docs_panel.core.docs_index import Section
 from tests.browser.conftest import Site
-from tests.fixture_files import GENERATORS
+from tests.fixture_files import GENERATORS, generator_expected, generator_sites
 
-SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "expected.json").exists())
+SITES = generator_sites("expected.json")
 LINK = re.compile(r"- \[(?P<title>(?:[^\]\\]|\\.)+)\]\((?P<url>[^)\s]+)\)(?:: (?P<about>.+))?")
 
 
 @cache
 def _site(name: str) -> tuple[dict[str, Any], Extracted, dict[str, str]]:
-    expected = json.loads((GENERATORS / name / "expected.json").read_text(encoding="utf-8"))
+    expected = generator_expected(name, "expected.json")
     extracted = extract_site(GENERATORS / name / "site")
     files = llms_files(extracted.sections, main_language=extracted.report.main_language)
     return expected, extracted, files

@@ -10,7 +10,6 @@ that are not content (by reason), and members' first lines (their signature).
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from typing import Any
@@ -20,14 +19,14 @@ import pytest
 from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.html_tree import Element, descendants, parse
 from docs_panel.build.site.page_sections import read_page
-from tests.fixture_files import GENERATORS
+from tests.fixture_files import GENERATORS, generator_expected, generator_sites
 
-SITES = sorted(path.name for path in GENERATORS.iterdir() if (path / "sections.json").exists())
+SITES = generator_sites("sections.json")
 
 
 @cache
 def _site(name: str) -> tuple[dict[str, Any], Extracted]:
-    expected = json.loads((GENERATORS / name / "sections.json").read_text(encoding="utf-8"))
+    expected = generator_expected(name, "sections.json")
     return expected, extract_site(GENERATORS / name / "site")
 
 
