@@ -58,7 +58,7 @@ from docs_panel.server.limits import retry_after as retry_after_header
 from docs_panel.server.mcp_mount import McpMount
 from docs_panel.server.settings import Settings
 from docs_panel.server.upstream import upstream_client
-from docs_panel.server.votes import VotesError, VotesStore, open_votes
+from docs_panel.server.votes.store import VotesError, VotesStore, open_votes
 
 log = logging.getLogger("docs_panel.server")
 

@@ -9,7 +9,7 @@ import pytest
 
 from docs_panel.build.cli import main
 from docs_panel.core.report_shape import validate_report
-from docs_panel.server.votes import open_votes
+from docs_panel.server.votes.store import open_votes
 from tests.event_loops import on_own_loop
 from tests.unit.build.test_vote_report import REPORTS
 

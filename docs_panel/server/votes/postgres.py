@@ -17,7 +17,7 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from docs_panel.core.report_shape import Report
-from docs_panel.server.votes_sql import (
+from docs_panel.server.votes.sql import (
     APPLIED,
     CREATE_MIGRATIONS,
     REPORTS,

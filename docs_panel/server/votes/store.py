@@ -7,8 +7,8 @@ default) or PostgreSQL (``--database postgresql://…``), one row per vote id.
 - **Durable when put returns**: a put returns once the transaction holding it has
   committed (SQLite with ``synchronous=FULL``; PostgreSQL's default
   ``synchronous_commit``), so a process killed after its 2xx loses nothing. Puts that
-  arrive during a commit share the next one (``votes_sql.GroupCommit``).
-- **Migrations on open** (``votes_sql.MIGRATIONS``), in one transaction under a lock,
+  arrive during a commit share the next one (``sql.GroupCommit``).
+- **Migrations on open** (``sql.MIGRATIONS``), in one transaction under a lock,
   so two instances starting at once apply each step once; a database newer than this
   code is refused.
 
@@ -26,9 +26,9 @@ from typing import Protocol
 
 from docs_panel.core.errors import ConfigError
 from docs_panel.core.report_shape import Report
-from docs_panel.server.votes_postgres import PostgresVotes
-from docs_panel.server.votes_sql import VotesError
-from docs_panel.server.votes_sqlite import SqliteVotes
+from docs_panel.server.votes.postgres import PostgresVotes
+from docs_panel.server.votes.sql import VotesError
+from docs_panel.server.votes.sqlite import SqliteVotes
 
 __all__ = ["PostgresVotes", "SqliteVotes", "VotesError", "VotesStore", "open_votes"]
 

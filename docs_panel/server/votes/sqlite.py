@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from docs_panel.core.report_shape import Report
-from docs_panel.server.votes_sql import (
+from docs_panel.server.votes.sql import (
     APPLIED,
     CREATE_MIGRATIONS,
     REPORTS,
