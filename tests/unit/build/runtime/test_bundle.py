@@ -40,16 +40,9 @@ from docs_panel.build.runtime.bundle import (
     zstd,
     zstd_wasm,
 )
-from docs_panel.build.runtime.cjk_tables import (
-    iconv_ranges,
-    table_ranges,
-    without_cjk_tables,
-    without_iconv_tables,
-)
 from docs_panel.build.runtime.lean_source import lean_source
 from docs_panel.build.runtime.pyodide_bytecode import pyscript_modules
-from docs_panel.build.runtime.pyodide_wasm import pruned_wasm, with_lean_frozen, without_doc_texts
-from docs_panel.build.runtime.wasm_data import Memory
+from docs_panel.build.runtime.pyodide_wasm import pruned_wasm
 from docs_panel.build.serve import IMMUTABLE_PATH
 from docs_panel.core.analyzers import VERSION, analyzer
 from docs_panel.core.config import DEFAULTS, STORAGE_NAMES, config_to_json, parse_config
@@ -386,55 +379,6 @@ def patched_fetch(module: str) -> str:
     return match.group(0)
 
 
-def test_the_wasm_keeps_only_the_exports_javascript_calls() -> None:
-    """Most of Pyodide's C API exports go, and every one the glue calls stays."""
-    pruned, whole = (
-        exports(wasm) for wasm in (pruned_wasm(PYODIDE_DIR), PYODIDE_DIR / "pyodide.asm.wasm")
-    )
-    assert pruned < whole and len(pruned) < len(whole) / 2
-    assert {"malloc", "free", "PyRun_SimpleString", "PyBuffer_Release", "Py_IncRef"} <= pruned
-
-
-def test_a_missing_binaryen_says_to_run_npm_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without binaryen in node_modules, the build says what to run, not a traceback."""
-    monkeypatch.setattr(pyodide_wasm, "BINARYEN", PYODIDE_DIR / "nowhere" / "package.json")
-    with pytest.raises(ConfigError, match=r"nowhere/package\.json is missing; run `npm ci`"):
-        pyodide_wasm.pruned_wasm(PYODIDE_DIR)
-
-
-def exports(wasm: bytes | Path) -> set[str]:
-    """The names of a wasm module's exported functions, read from its export section."""
-    data = wasm.read_bytes() if isinstance(wasm, Path) else wasm
-    at = 8  # past the magic number and version
-
-    def number() -> int:  # unsigned LEB128
-        nonlocal at
-        value = shift = 0
-        while data[at] & 0x80:
-            value |= (data[at] & 0x7F) << shift
-            at, shift = at + 1, shift + 7
-        value |= data[at] << shift
-        at += 1
-        return value
-
-    while data[at] != 7:  # skip to the export section
-        at += 1
-        size = number()
-        at += size
-    at += 1
-    number()  # its size
-    names = set()
-    for _ in range(number()):
-        length = number()
-        name = data[at : at + length].decode()
-        kind = data[at + length]
-        at += length + 1
-        number()  # the index of what is exported
-        if kind == 0:  # a function
-            names.add(name)
-    return names
-
-
 def test_only_used_pyscript_chunks_ship(files: dict[str, bytes]) -> None:
     """Editor, terminal, game, TOML and zip-reader chunks (codemirror, xterm, zip.js) are
     left out, and PyScript's core no longer asks for the plugins among them."""
@@ -756,79 +700,3 @@ def test_stemmers_ship_beside_the_index_and_never_in_the_worker(
         "snowballstemmer/french_stemmer.py",
     ]
     assert "import" not in shipped["snowballstemmer/__init__.py"]
-
-
-def test_musl_iconv_tables_are_found_by_address(tmp_path: Path) -> None:
-    """Each iconv.c array, padded to its declared size, is located in the memory image."""
-    locale = tmp_path / "src" / "locale"
-    locale.mkdir(parents=True)
-    (locale / "iconv.c").write_text(
-        'static const unsigned short jis[2][2] = {\n#include "jis.h"\n};\n'
-        'static const unsigned short rev[] = {\n#include "rev.h"\n};\n'
-    )
-    (locale / "jis.h").write_text("258, /* a comment, 9 */ 772,\n1285,\n")
-    (locale / "rev.h").write_text("17, 0x12,\n")
-    jis = b"\x02\x01\x04\x03\x05\x05\0\0"
-    memory = Memory([], bytearray(b"head" + jis + b"gap" + b"\x11\0\x12\0" + b"tail"))
-    assert iconv_ranges(memory, tmp_path) == [(4, 8), (15, 4)]
-
-
-def test_iconv_tables_stay_when_pruned_code_still_names_them(tmp_path: Path) -> None:
-    """Zeroing is refused if a pruned function still addresses a table; else done."""
-    original = b"\0asm\1\0\0\0"
-    tables = tmp_path / "tables.json"
-    sha = hashlib.sha256(original).hexdigest()
-    tables.write_text(json.dumps({"wasm_sha256": sha, "ranges": [], "iconv": [[4, 4]]}))
-    memory = Memory([], bytearray(b"headTABLtail"))
-    with pytest.raises(ConfigError, match="still reads musl's iconv table at 4"):
-        without_iconv_tables(memory, [1, 6, 40], original, tables)
-    without_iconv_tables(memory, [1, 8, 40], original, tables)
-    assert memory.image == bytearray(b"head\0\0\0\0tail")
-
-
-def test_doc_texts_go_unless_something_points_into_them() -> None:
-    """A clinic docstring keeps `name(sig)\\n--\\n\\n`; one whose text code or a pointer in
-    memory names inside is left whole."""
-    first = b"\0f($self, /)\n--\n\nDoes f.\0"
-    second = b"g(x)\n--\n\nDoes g.\0"
-    third = b"h(y)\n--\n\nDoes h.\0\0\0"
-    image = bytearray(first + second + third)
-    pointer = image.index(b"es h")
-    image += bytes(-len(image) % 4) + pointer.to_bytes(4, "little")  # pointers are aligned
-    memory = Memory([], image)
-    named_by_code = [image.index(b"Does g") + 2]
-    without_doc_texts(memory, named_by_code)
-    assert memory.image.startswith(b"\0f($self, /)\n--\n\n\0\0\0\0\0\0\0\0")
-    assert b"Does g." in memory.image and b"Does h." in memory.image
-
-
-def test_frozen_modules_give_way_to_lean_ones_in_place() -> None:
-    """New bytes go where the old were, zeros after; aliases are replaced once; a module
-    that grew is refused."""
-    memory = Memory([], bytearray(b"..OLD-OS-BYTES.."))
-    with_lean_frozen(memory, {"os": (b"OLD-OS-BYTES", b"NEW"), "os_alias": (b"OLD-OS-BYTES", b"X")})
-    assert memory.image == bytearray(b"..NEW" + bytes(9) + b"..")
-    with pytest.raises(ConfigError, match="grew"):
-        with_lean_frozen(memory, {"site": (b"NEW", b"LONGER")})
-
-
-def test_an_unknown_wasm_asks_for_the_cjk_tables_to_be_found_again() -> None:
-    """Another Pyodide's wasm is refused with the command that maps its tables."""
-    with pytest.raises(
-        ConfigError, match=r"python -m docs_panel\.build\.runtime\.cjk_tables path/to/cpython"
-    ):
-        without_cjk_tables(b"\0asm\1\0\0\0")
-
-
-def test_the_cjk_tables_are_found_in_their_own_bytes(tmp_path: Path) -> None:
-    """A header's arrays are located in a wasm, their zero ends left out, and touching
-    ranges merged."""
-    headers = tmp_path / "Modules" / "cjkcodecs"
-    headers.mkdir(parents=True)
-    (headers / "mappings_xx.h").write_text(
-        "static const ucs2_t __a_decmap[3] = {\n0,258,U};\n"
-        "static const DBCHAR __b_encmap[2] = {\n772,N};\n"
-        "static const ucs2_t __c_decmap[1] = {\n1285};\n"
-    )
-    wasm = b"head" + b"\x02\x01\xfe\xff" + b"\x04\x03\xff\xff" + b"gap" + b"\x05\x05" + b"tail"
-    assert table_ranges(wasm, tmp_path) == [(4, 8), (15, 2)]
