@@ -4,6 +4,7 @@ found by its name. The few files at the top of tests/unit check the whole projec
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,15 @@ def test_each_unit_test_is_named_for_the_module_it_tests(test: Path) -> None:
     folder = "" if folder == "." else folder
     assert (PACKAGE / folder).is_dir(), f"docs_panel/{folder} does not exist: move {test.name}"
     assert module_of(test.name, folder), f"no module docs_panel/{folder} for {test.name}"
+
+
+def test_pytest_recurses_into_every_folder_of_tests(request: pytest.FixtureRequest) -> None:
+    """No folder holding tests is skipped by ``norecursedirs`` (pytest's default skips any
+    folder named ``build``, which tests/unit/build is)."""
+    skipped = request.config.getini("norecursedirs")
+    folders = {test.parent for test in (ROOT / "tests").rglob("test_*.py")}
+    folders = {f for f in folders if "fixtures" not in f.relative_to(ROOT).parts}
+    for folder in sorted(folders):
+        for part in folder.relative_to(ROOT).parts:
+            hit = [pattern for pattern in skipped if fnmatch.fnmatch(part, pattern)]
+            assert not hit, f"pytest's norecursedirs {hit} leaves out {folder.relative_to(ROOT)}"
