@@ -24,7 +24,8 @@ from playwright.sync_api import sync_playwright
 from bench.render_bench import percentile
 from docs_panel.build.cli import build_demo
 from docs_panel.build.serve import make_server
-from docs_panel.core.history import Archive, Conversation, Source, Turn, dump_archive, utf16_bytes
+from docs_panel.core.history import dump_archive
+from docs_panel.core.history_schema import Archive, Conversation, Source, Turn, utf16_bytes
 from docs_panel.core.history_search import matching
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 

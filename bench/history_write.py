@@ -15,7 +15,8 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from bench.render_bench import percentile
-from docs_panel.core.history import Archive, Conversation, ResultItem, Turn, dump_archive
+from docs_panel.core.history import dump_archive
+from docs_panel.core.history_schema import Archive, Conversation, ResultItem, Turn
 
 # Search results only: no model answer to wait for between writes.
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>history write</title>

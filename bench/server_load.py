@@ -360,7 +360,7 @@ async def _kill_mid_load(
 
 
 async def _kept(database: str) -> set[str]:
-    from docs_panel.server.votes import open_votes
+    from docs_panel.server.votes.store import open_votes
 
     store = await open_votes(database, Path(database))
     try:

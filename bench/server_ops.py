@@ -47,7 +47,7 @@ from docs_panel.server.limits import (  # noqa: E402
     RedisLimiter,
 )
 from docs_panel.server.report_shape import parse_report  # noqa: E402
-from docs_panel.server.votes import open_votes  # noqa: E402
+from docs_panel.server.votes.store import open_votes  # noqa: E402
 from tests.server.vote_writer import lost, vote_body, write_until_killed  # noqa: E402
 from tests.services import PostgresServer, postgres_server, redis_server  # noqa: E402
 

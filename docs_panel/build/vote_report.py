@@ -299,7 +299,7 @@ def read_votes(source: str) -> tuple[list[Mapping[str, object]], str]:
 
 def _stored(database: str) -> list[Mapping[str, object]]:
     """Every vote id's current report in a server install's store."""
-    from docs_panel.server.votes import open_votes  # the server extra, only for a database
+    from docs_panel.server.votes.store import open_votes  # the server extra, only for a database
 
     async def read() -> list[dict[str, object]]:
         store = await open_votes(database, default_path=Path(database))

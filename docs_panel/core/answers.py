@@ -29,14 +29,7 @@ from typing import Final
 from docs_panel.core.citations import CITATION
 from docs_panel.core.config import Config
 from docs_panel.core.docs_index import DocsIndex, Hit, Section
-from docs_panel.core.history import (
-    Conversation,
-    Gate,
-    ResultItem,
-    Source,
-    Status,
-    Turn,
-)
+from docs_panel.core.history_schema import Conversation, Gate, ResultItem, Source, Status, Turn
 from docs_panel.core.redact import redact_text
 from docs_panel.portable.caps import (
     HISTORY_ANSWER_CHARS,

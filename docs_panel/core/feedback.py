@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Final
 
 from docs_panel.core.config import FeedbackSend
-from docs_panel.core.history import Turn, Vote, utf16_bytes
+from docs_panel.core.history_schema import Turn, Vote, utf16_bytes
 from docs_panel.portable.caps import SENTENCE_CHARS
 
 REASONS: Final = ("wrong", "outdated", "not_asked", "missing_source", "hard_to_read")

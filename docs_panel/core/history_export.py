@@ -5,7 +5,7 @@ An export holds what the archive stores (questions already redacted), the site's
 origin and the archive's schema version; the file is named by the site and the
 date (UTC)::
 
-    >>> from docs_panel.core.history import Source
+    >>> from docs_panel.core.history_schema import Source
     >>> turn = Turn(question="retry?", answer="Call `retry()`.", status="done",
     ...             asked_at=1_000, finished_at=2_000, sources=(Source("/api#retry", "Retry"),))
     >>> mine = Archive((Conversation("c1", (turn,), "v1"),))
@@ -37,17 +37,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from docs_panel.core.history import (
+from docs_panel.core.history import apply_bounds, dump_archive, writable_archive
+from docs_panel.core.history_schema import (
     SCHEMA_VERSION,
     Archive,
     Conversation,
     Turn,
-    apply_bounds,
     compact_json,
     conversation_record,
     conversations_strictly,
-    dump_archive,
-    writable_archive,
 )
 from docs_panel.core.redact import redact_text
 from docs_panel.core.site_links import may_link

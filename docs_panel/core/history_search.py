@@ -22,7 +22,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from docs_panel.core.history import Archive, Conversation, ListRow, Turn, listing
+from docs_panel.core.history import ListRow, listing
+from docs_panel.core.history_schema import Archive, Conversation, Turn
 
 _FOLDED_KEPT: Final = 64
 

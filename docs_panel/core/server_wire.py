@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
 from typing import Final
 
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.redact import redact_text
 from docs_panel.core.signing import MAX_TOKEN_CHARS
 from docs_panel.core.site_links import may_link

@@ -32,7 +32,7 @@ import json
 from dataclasses import dataclass, replace
 
 from docs_panel.core.answers import cited_sources
-from docs_panel.core.history import Turn, read_turn
+from docs_panel.core.history_schema import Turn, read_turn
 from docs_panel.portable.session_fields import ID, IN_FLIGHT, LEFT
 
 

@@ -15,7 +15,8 @@ conversation from an older index says so::
 from __future__ import annotations
 
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.history import Conversation, ListRow, ResultItem, Source, Turn
+from docs_panel.core.history import ListRow
+from docs_panel.core.history_schema import Conversation, ResultItem, Source, Turn
 from docs_panel.core.site_links import may_link
 from docs_panel.portable.i18n import relative_time
 

@@ -27,7 +27,7 @@ from docs_panel.core.answers import (
 )
 from docs_panel.core.config import Config
 from docs_panel.core.docs_index import DocsIndex
-from docs_panel.core.history import Conversation, Source, Turn
+from docs_panel.core.history_schema import Conversation, Source, Turn
 from docs_panel.core.question_embedding import question_text
 from docs_panel.core.redact import redact_text
 from docs_panel.core.server_wire import (

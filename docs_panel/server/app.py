@@ -49,16 +49,10 @@ from docs_panel.core.server_wire import (
 )
 from docs_panel.portable.errors import RequestError, WidgetError
 from docs_panel.server.answering import Context, Counters, answer
+from docs_panel.server.client_key import TrustedProxies, client_key
 from docs_panel.server.embedding import embedder_for
 from docs_panel.server.index_files import read_index
-from docs_panel.server.limits import (
-    KEY_PREFIX,
-    Bucket,
-    LimitSettings,
-    TrustedProxies,
-    client_key,
-    open_limiter,
-)
+from docs_panel.server.limits import KEY_PREFIX, Bucket, LimitSettings, open_limiter
 from docs_panel.server.limits import retry_after as retry_after_header
 from docs_panel.server.mcp_mount import McpMount
 from docs_panel.server.report_shape import (
@@ -69,7 +63,7 @@ from docs_panel.server.report_shape import (
 )
 from docs_panel.server.settings import Settings
 from docs_panel.server.upstream import upstream_client
-from docs_panel.server.votes import VotesError, VotesStore, open_votes
+from docs_panel.server.votes.store import VotesError, VotesStore, open_votes
 
 log = logging.getLogger("docs_panel.server")
 

@@ -33,8 +33,9 @@ from docs_panel.core.docs_index import DocsIndex
 from docs_panel.core.question_embedding import question_text
 from docs_panel.core.redact import redact_text
 from docs_panel.core.server_wire import BODY_LIMIT
+from docs_panel.server.client_key import TrustedProxies, client_key
 from docs_panel.server.embedding import Embedder, question_vector
-from docs_panel.server.limits import Limiter, TrustedProxies, client_key, retry_after
+from docs_panel.server.limits import Limiter, retry_after
 from docs_panel.server.settings import Settings
 
 log = logging.getLogger("docs_panel.server")

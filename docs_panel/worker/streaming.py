@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import js
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-from docs_panel.core.history import Source
+from docs_panel.core.history_schema import Source
 from docs_panel.core.server_wire import CitationsDelta, ServerStreamDecoder, SourcesDelta
 from docs_panel.core.stream import ChatStreamDecoder, ContentDelta, ReasoningDelta
 from docs_panel.core.throttle import retry_after

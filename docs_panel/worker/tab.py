@@ -49,20 +49,16 @@ from docs_panel.core.feedback import (
     should_send,
 )
 from docs_panel.core.history import (
-    Archive,
-    Conversation,
-    Status,
-    Turn,
     apply_bounds,
     delete,
     dump_archive,
     evict_one_more,
     load_archive,
     regressed,
-    turn_record,
     upsert,
 )
 from docs_panel.core.history_export import ImportRefused, export_file, merge_import, read_export
+from docs_panel.core.history_schema import Archive, Conversation, Status, Turn, turn_record
 from docs_panel.core.history_search import matching
 from docs_panel.core.question_embedding import question_text
 from docs_panel.core.redact import redact_text

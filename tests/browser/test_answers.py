@@ -8,10 +8,8 @@ import re
 import time
 from collections.abc import Callable
 from email.utils import formatdate
-from pathlib import Path
 
 import pytest
-from markdown_it.utils import read_fixture_file
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
@@ -27,10 +25,11 @@ from tests.browser.reader import (
     stored,
     wait_ready,
 )
+from tests.fixture_files import FIXTURES, fixture_cases
 
 pytestmark = pytest.mark.browser
 
-XSS = read_fixture_file(Path(__file__).parents[1] / "fixtures" / "render" / "xss.txt")
+XSS = fixture_cases(FIXTURES / "render" / "xss.txt")
 # Records anything a payload could run; a dialog would also block the page.
 TRAPS = """
 window.__xss = [];

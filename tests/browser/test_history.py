@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from docs_panel.core.history import Archive, Conversation, ResultItem, Turn, dump_archive
+from docs_panel.core.history import dump_archive
+from docs_panel.core.history_schema import Archive, Conversation, ResultItem, Turn
 from tests.browser.conftest import Site, Watch
 from tests.browser.reader import (
     KEYS,

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from docs_panel.core.site_links import may_link
 from tests.browser.conftest import Site
 from tests.browser.reader import ask_and_wait, open_panel, reload_open, wait_ready
-from tests.unit.test_site_links import HOSTILE, SAFE, resolved
+from tests.unit.core.test_site_links import HOSTILE, SAFE, resolved
 
 pytestmark = pytest.mark.browser
 

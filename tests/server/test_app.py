@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from docs_panel.build.serve import ChatReply
 from docs_panel.core.config import Scope
 from docs_panel.core.feedback import report
-from docs_panel.core.history import Source, Turn
+from docs_panel.core.history_schema import Source, Turn
 from docs_panel.core.server_wire import BODY_LIMIT, ServerStreamDecoder
 from docs_panel.core.signing import parse_keys, sign
 from docs_panel.core.stream import ContentDelta

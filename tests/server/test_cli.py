@@ -25,7 +25,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from docs_panel.core.feedback import report
-from docs_panel.core.history import Turn
+from docs_panel.core.history_schema import Turn
 from docs_panel.portable.errors import StreamError
 from docs_panel.server import cli
 from docs_panel.server.settings import Settings, Timeouts

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docs_panel.portable.errors import ConfigError
-from docs_panel.server.limits import TrustedProxies, client_address, client_key
+from docs_panel.server.client_key import TrustedProxies, client_address, client_key
 
 PROXIES = TrustedProxies.parse(["10.0.0.0/8", "::1"])
 NONE = TrustedProxies()

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from docs_panel.server.report_shape import Report, parse_report
-from docs_panel.server.votes_sql import MAX_BATCH, GroupCommit, Row, VotesError
+from docs_panel.server.votes.sql import MAX_BATCH, GroupCommit, Row, VotesError
 from tests.event_loops import on_own_loop
 from tests.server.vote_writer import vote_body
 

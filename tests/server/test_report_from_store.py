@@ -9,9 +9,9 @@ import pytest
 
 from docs_panel.build.cli import main
 from docs_panel.server.report_shape import validate_report
-from docs_panel.server.votes import open_votes
+from docs_panel.server.votes.store import open_votes
 from tests.event_loops import on_own_loop
-from tests.unit.test_vote_report import REPORTS
+from tests.unit.build.test_vote_report import REPORTS
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -15,16 +15,16 @@ import psycopg
 import pytest
 
 from docs_panel.portable.errors import ConfigError
-from docs_panel.server import votes_postgres
 from docs_panel.server.report_shape import Report, parse_report
-from docs_panel.server.votes import (
+from docs_panel.server.votes import postgres as votes_postgres
+from docs_panel.server.votes.sql import SCHEMA_VERSION
+from docs_panel.server.votes.sqlite import _connect
+from docs_panel.server.votes.store import (
     SqliteVotes,
     VotesError,
     VotesStore,
     open_votes,
 )
-from docs_panel.server.votes_sql import SCHEMA_VERSION
-from docs_panel.server.votes_sqlite import _connect
 from tests.event_loops import on_own_loop
 from tests.server.vote_writer import (
     WRITERS,

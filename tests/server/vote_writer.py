@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from docs_panel.server.report_shape import parse_report
-from docs_panel.server.votes import open_votes
+from docs_panel.server.votes.store import open_votes
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITERS = 8

@@ -1,6 +1,7 @@
 """Names that both Python and the panel's JavaScript spell, held together: each test
 fails when the two disagree. (Rules build.py writes into embed.js from the core, such
-as the storage prefix and the session record's fields, are tested in test_bundle.py.)"""
+as the storage prefix and the session record's fields, are tested in
+build/runtime/test_bundle.py.)"""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def _exercise() -> None:
     """Paths that import lazily: an answer streamed and rendered, a history write,
     redaction, config errors, a traceback. A failing step is reported, not fatal."""
     from docs_panel.core.config import parse_config
-    from docs_panel.core.history import utf16_bytes
+    from docs_panel.core.history_schema import utf16_bytes
     from docs_panel.core.redact import redact_text
     from docs_panel.core.render import render_answer
     from docs_panel.core.stream import ChatStreamDecoder

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from docs_panel.build.site.html_tree import Element, descendants
-from docs_panel.build.site.theme_rules import matcher
+from docs_panel.build.site.markers import matcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class GeneratorRules:
     #: left out of titles as Sphinx's ``.section-number`` is.
     label: re.Pattern[str]
     #: The element holding the page's title when it is not a heading (a marker of
-    #: ``theme_rules.matcher``), read as the page's ``h1``; "" for none.
+    #: ``markers.matcher``), read as the page's ``h1``; "" for none.
     title: str = ""
     #: Whether an empty ``<a id>`` just before a heading is its anchor (Doxygen writes
     #: the anchor there, never on the heading).
@@ -59,7 +59,7 @@ class GeneratorRules:
     #: Whether a term that opens a wrapper with an id (before any heading in it) is a
     #: member named by that id: Asciidoctor writes ``[[id]]`` before a list there.
     wrapped_terms: bool = False
-    #: A marker (``theme_rules.matcher``) of an element in ``<head>`` that names the
+    #: A marker (``markers.matcher``) of an element in ``<head>`` that names the
     #: generator when it writes no generator meta; "" for none.
     head_marker: str = ""
 

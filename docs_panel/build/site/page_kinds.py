@@ -23,7 +23,8 @@ from pathlib import PurePosixPath
 
 from docs_panel.build.site.generator_rules import generator_of
 from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, text_of
-from docs_panel.build.site.theme_rules import class_words, is_chrome, main_content
+from docs_panel.build.site.markers import class_words
+from docs_panel.build.site.theme_rules import is_chrome, main_content
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ left out of titles. A page that is not content (``page_kinds``) has no sections
 and says why. A page whose generator names itself (DocBook XSL, Doxygen,
 Javadoc, rustdoc, Asciidoctor) is read with that generator's rules as well
 (``generator_rules``): where its sections' ids sit, its members, its labels.
+Where a section starts and what it is titled is ``heading_splitter``'s to decide.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-from docs_panel.build.site.generator_rules import GeneratorRules, generator_of
-from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants, parse, text_of
+from docs_panel.build.site.generator_rules import generator_of
+from docs_panel.build.site.heading_splitter import SPACES, ZERO_WIDTH, Draft, Splitter
+from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, parse, text_of
 from docs_panel.build.site.page_kinds import skip_reason
 from docs_panel.build.site.tabs import unfold_tabs
 from docs_panel.build.site.theme_rules import (
@@ -38,222 +40,12 @@ from docs_panel.build.site.theme_rules import (
     is_chrome,
     is_chrome_text,
     main_content,
-    matcher,
 )
 from docs_panel.core.addresses import normal_language
 from docs_panel.core.docs_index import Section
 
-#: Sphinx's classes for the parts of a signature that name the object
-#: (``gzip.`` and ``GzipFile`` of "class gzip.GzipFile(filename=None)"): the
-#: title of its section, without the "class", "coroutine" or C return type
-#: before it, words that would match every question about classes or ints.
-SIGNATURE_NAME = frozenset({"sig-prename", "descclassname", "sig-name", "descname"})
-_SPACES = re.compile(r"\s+")
-#: Characters with no width that themes put in permalinks (VitePress, Docusaurus).
-_ZERO_WIDTH = re.compile("[\u200b\u2060\ufeff]")
 #: A link's text that is only a glyph: a permalink ("#", "¶", "§", "🔗"), or nothing.
 _GLYPH = re.compile(r"[^\w\[\]()]{0,2}")
-
-
-class _TextBuffer:
-    """Plain text with block boundaries as line breaks; ``pre`` text kept verbatim."""
-
-    __slots__ = ("_parts",)
-
-    def __init__(self) -> None:
-        self._parts: list[str] = []
-
-    def add(self, data: str, *, verbatim: bool) -> None:
-        data = _ZERO_WIDTH.sub("", data)
-        if not verbatim:
-            data = _SPACES.sub(" ", data)
-            if not self._parts or self._parts[-1][-1] in " \n":
-                data = data.lstrip(" ")
-        if data:
-            self._parts.append(data)
-
-    def add_block(self, text: str) -> None:
-        """Append already extracted text on lines of its own."""
-        self.break_line()
-        self.add(text, verbatim=True)
-        self.break_line()
-
-    def break_line(self) -> None:
-        if self._parts and self._parts[-1][-1] != "\n":
-            self._parts.append("\n")
-
-    def value(self) -> str:
-        lines = "".join(self._parts).split("\n")
-        return "\n".join(line.rstrip() for line in lines if line.strip())
-
-
-@dataclass(slots=True)
-class _Draft:
-    """A heading and the content up to the next one, before anchors are settled."""
-
-    level: int
-    title: str
-    anchor: str | None
-    body: _TextBuffer = field(default_factory=_TextBuffer)
-    ids: list[str] = field(default_factory=list)  # element ids inside it, for links
-
-
-class _SectionRecord:
-    """An open ``<section>`` (or Sphinx's ``div.section``): its id names its first heading."""
-
-    __slots__ = ("anchor", "has_heading")
-
-    def __init__(self, anchor: str | None) -> None:
-        self.anchor = anchor
-        self.has_heading = False
-
-
-class _Splitter:
-    """Receives the walk of the main content and cuts it into drafts at headings.
-
-    A definition term with an id and its own permalink (Sphinx's API entries
-    and glossary terms: ``<dt id="json.dumps">…<a class="headerlink">``) is a
-    heading too, one level below the headings around it; the text after its
-    list goes back to the section the list is in. ``rules`` (a generator's) add
-    wrappers whose id names their first heading, lists whose terms are members,
-    a title element, and anchors written just before a heading.
-    """
-
-    def __init__(self, rules: GeneratorRules | None = None) -> None:
-        self.drafts = [_Draft(level=0, title="", anchor=None)]
-        self._wrappers = frozenset({"section"}) | (rules.wrappers if rules else frozenset())
-        self._member_lists = rules.member_lists if rules else frozenset()
-        self._rules = rules
-        self._is_title = matcher(rules.title) if rules and rules.title else None
-        self._before: str | None = None  # an empty <a id> just read, if nothing followed it
-        self._current = self.drafts[0]
-        self._sections: list[_SectionRecord] = []
-        self._lists: list[_Draft] = []  # for each open <dl>, the draft it is in
-        self._members: list[bool] = []  # for each open <dl>, whether its terms are members
-        self._heading: tuple[Element, _Draft] | None = None
-        self._heading_text = _TextBuffer()
-        self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
-        self._in_name: list[Element] = []  # the name parts being read
-        self._verbatim = 0
-        self.links: list[str] = []  # every <a href>, as written
-
-    def open(self, element: Element) -> None:
-        tag, attrs = element.tag, element.attrs
-        if tag == "a" and attrs.get("href"):
-            self.links.append(attrs["href"])
-        if attrs.get("id"):
-            self._current.ids.append(attrs["id"])
-        before, self._before = self._before, None
-        if self._rules and self._rules.anchor_before_heading and tag == "a" and "href" not in attrs:
-            self._before = attrs.get("id") or attrs.get("name") or None
-        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
-            self._sections.append(_SectionRecord(attrs.get("id") or None))
-        elif tag == "pre":
-            self._verbatim += 1
-        elif tag == "dl":
-            self._lists.append(self._current)
-            self._members.append(not self._member_lists.isdisjoint(element.classes))
-        if self._heading is not None:
-            if not SIGNATURE_NAME.isdisjoint(element.classes):
-                self._in_name.append(element)
-            if self._heading[1].anchor is None:
-                # Last resort: an anchor inside the heading, <h2><a id="x"></a>…</h2>.
-                name = attrs.get("name") if tag == "a" else None
-                self._heading[1].anchor = attrs.get("id") or name or None
-            return
-        if tag in HEADINGS or (self._is_title and self._is_title(element)):
-            level = int(tag[1]) if tag in HEADINGS else 1
-            draft = _Draft(level=level, title="", anchor=attrs.get("id") or before)
-            if draft.anchor is None:
-                draft.anchor = self._section_anchor()
-            for record in self._sections:
-                record.has_heading = True
-        elif (
-            tag == "dt"
-            and attrs.get("id")
-            and (_has_permalink(element) or (self._members and self._members[-1]))
-        ):
-            draft = _Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
-        elif tag == "dt" and self._rules and self._rules.wrapped_terms and self._section_anchor():
-            draft = _Draft(level=6 + len(self._lists), title="", anchor=self._section_anchor())
-            for record in self._sections:
-                record.has_heading = True
-        else:
-            if tag == "dt" and self._members and self._members[-1]:
-                # A member without an id has no anchor: it is read in the list's section,
-                # not in the member before it.
-                self._current = self._lists[-1]
-            return
-        self._heading = (element, draft)
-        self._heading_text = _TextBuffer()
-        self._name = []
-
-    def close(self, element: Element) -> None:
-        tag = element.tag
-        if tag == "section" or not self._wrappers.isdisjoint(element.classes):
-            self._sections.pop()
-        elif tag == "pre":
-            self._verbatim -= 1
-        elif tag == "dl" and self._lists:
-            self._current = self._lists.pop()
-            self._members.pop()
-        if self._in_name and element is self._in_name[-1]:
-            self._in_name.pop()
-        if self._heading is not None and element is self._heading[0]:
-            self._end_heading(element)
-        elif tag == "span" and self._heading is not None and self._heading[0].tag in HEADINGS:
-            self.text(" ")  # a heading's parts in spans of their own (a hero's name, tagline)
-        elif tag in BLOCKS:
-            self._current.body.break_line()
-        elif tag in ("td", "th"):
-            self.text(" ")
-
-    def text(self, data: str) -> None:
-        if data.strip():
-            self._before = None
-        buffer = self._heading_text if self._heading else self._current.body
-        if self._in_name:
-            self._name.append(data)
-        buffer.add(data, verbatim=self._verbatim > 0)
-
-    def _end_heading(self, element: Element) -> None:
-        assert self._heading is not None
-        draft = self._heading[1]
-        self._heading = None
-        title = _SPACES.sub(" ", self._heading_text.value()).strip()
-        if self._rules and element.tag in HEADINGS:
-            title = self._rules.strip_label(title)
-        if not title:
-            return
-        draft.title = title
-        member = self._rules.member_anchor if self._rules else None
-        found = member.fullmatch(draft.anchor) if member and draft.anchor else None
-        if found:  # a heading that is the whole signature: the name titles it
-            draft.title = found.group("name")
-            draft.body.add(title, verbatim=False)
-            draft.body.break_line()
-        elif element.tag == "dt":  # a signature: the name is the title, all of it is text
-            name = _SPACES.sub("", "".join(self._name))
-            draft.title = name or title.partition("(")[0].rstrip(" [{") or title
-            draft.body.add(title, verbatim=False)
-            draft.body.break_line()
-        self.drafts.append(draft)
-        self._current = draft
-
-    def _section_anchor(self) -> str | None:
-        """The id of the innermost enclosing section this heading is the first of."""
-        for record in reversed(self._sections):
-            if record.has_heading:
-                return None
-            if record.anchor:
-                return record.anchor
-        return None
-
-
-def _has_permalink(element: Element) -> bool:
-    return any(
-        isinstance(child, Element) and "headerlink" in child.classes for child in element.children
-    )
 
 
 def _is_glyph(element: Element) -> bool:
@@ -261,11 +53,11 @@ def _is_glyph(element: Element) -> bool:
     return (
         element.tag == "a"
         and element.attrs.get("href", "").startswith("#")
-        and bool(_GLYPH.fullmatch(_ZERO_WIDTH.sub("", text_of(element)).strip()))
+        and bool(_GLYPH.fullmatch(ZERO_WIDTH.sub("", text_of(element)).strip()))
     )
 
 
-def _walk(main: Element, splitter: _Splitter, generator: str = "") -> None:
+def _walk(main: Element, splitter: Splitter, generator: str = "") -> None:
     """Feed ``main``'s content to ``splitter`` in document order, skipping chrome."""
     sectioning = int(main.tag in SECTIONING or main.attrs.get("role") == "main")
     stack: list[Element | str | tuple[Element]] = list(reversed(main.children))
@@ -320,7 +112,7 @@ def read_page(address: str, html: str) -> PageContent:
     if reason is not None:
         return PageContent([], skipped=reason)
     rules = generator_of(root)
-    splitter = _Splitter(rules)
+    splitter = Splitter(rules)
     unfold_tabs(main)
     _walk(main, splitter, rules.name if rules else "")
     top, *headed = splitter.drafts
@@ -343,7 +135,7 @@ def read_page(address: str, html: str) -> PageContent:
             used.add(draft.anchor)
             kept.append(draft)
     sections = [Section(address, page_title, top.title or page_title, top.body.value())]
-    parents: list[_Draft] = []
+    parents: list[Draft] = []
     for draft in kept[1:]:
         while parents and parents[-1].level >= draft.level:
             parents.pop()
@@ -382,10 +174,10 @@ def _canonical(root: Element) -> str:
     return ""
 
 
-def _page_title(root: Element, headings: list[_Draft], address: str) -> str:
+def _page_title(root: Element, headings: list[Draft], address: str) -> str:
     """The first h1 of the content, else ``<title>``, else the first heading, else the file name."""
     h1 = next((draft.title for draft in headings if draft.level == 1), "")
     title_element = next((e for e in descendants(root) if e.tag == "title"), None)
-    title = _SPACES.sub(" ", text_of(title_element)).strip() if title_element else ""
+    title = SPACES.sub(" ", text_of(title_element)).strip() if title_element else ""
     first = headings[0].title if headings else ""
     return h1 or title or first or PurePosixPath(address).stem

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from docs_panel.build.site.html_tree import Element, descendants, text_of
-from docs_panel.build.site.theme_rules import matcher
+from docs_panel.build.site.markers import matcher
 
 
 @dataclass(frozen=True, slots=True)

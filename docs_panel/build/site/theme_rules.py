@@ -7,27 +7,23 @@ each theme uses and why; the general rules after them catch the same things
 on a theme no rule names (landmark tags and roles, class words such as
 ``toc`` or ``breadcrumb``, links that are only a glyph).
 
-A marker is a compound selector: ``tag``, ``.class``, ``.stem_*`` (a CSS
-module's class, ``skipToContent_fXgn``), ``[attr]`` or ``[attr=value]``,
-combined without spaces (``span.lang``).
+A marker is a compound selector (``markers``).
 
     >>> from docs_panel.build.site.html_tree import Element
     >>> is_chrome(Element("div", {"class": "theme-doc-toc-mobile"}), in_sectioning=True)
     True
     >>> is_chrome(Element("div", {"class": "admonition note"}), in_sectioning=True)
     False
-    >>> class_words("skipToContent_fXgn"), class_words("theme-doc-toc-desktop")
-    (('skip', 'to', 'content'), ('theme', 'doc', 'toc', 'desktop'))
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 from docs_panel.build.site.html_tree import Element, descendants, text_of
+from docs_panel.build.site.markers import class_words, matcher
 
 # Tag lists read best as words, hence the noqa: SIM905.
 #: A ``footer`` is chrome anywhere: inside an article it holds its author, edit link,
@@ -181,42 +177,6 @@ GENERAL_CLASS_WORDS: tuple[tuple[str, ...], ...] = (
     ("screen", "reader", "text"),
 )
 
-_MARKER = re.compile(r"([a-z0-9]*)((?:\.[\w-]+\*?|\[[\w-]+(?:=[^\]]*)?\])*)", re.IGNORECASE)
-_PART = re.compile(r"\.([\w-]+\*?)|\[([\w-]+)(?:=([^\]]*))?\]")
-_CSS_MODULE_HASH = re.compile(r"_[A-Za-z0-9-]{4,6}$")
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def matcher(marker: str) -> Callable[[Element], bool]:
-    found = _MARKER.fullmatch(marker)
-    if not found or not marker:
-        raise ValueError(f"not a marker: {marker!r}")
-    tag = found.group(1).lower()
-    classes: list[str] = []
-    stems: list[str] = []
-    attrs: list[tuple[str, str | None]] = []
-    for cls, name, value in _PART.findall(found.group(2)):
-        if cls.endswith("*"):
-            stems.append(cls[:-1])
-        elif cls:
-            classes.append(cls)
-        else:
-            attrs.append((name.lower(), value or None))
-
-    def matches(element: Element) -> bool:
-        own = element.classes
-        return (
-            (not tag or element.tag == tag)
-            and all(cls in own for cls in classes)
-            and all(any(c.startswith(stem) for c in own) for stem in stems)
-            and all(
-                name in element.attrs and (value is None or element.attrs[name] == value)
-                for name, value in attrs
-            )
-        )
-
-    return matches
-
 
 # Checked for every element of every page: one-class rules as a set, CSS-module
 # stems as one startswith, and only the few other markers as matchers.
@@ -233,12 +193,6 @@ _GENERATOR_MATCHERS = {
     name: tuple(matcher(r.marker) for r in GENERATOR_CHROME if r.themes == name)
     for name in {r.themes for r in GENERATOR_CHROME}
 }
-
-
-@cache
-def class_words(name: str) -> tuple[str, ...]:
-    """A class name as lower-case words: ``skipToContent_fXgn`` → skip, to, content."""
-    return tuple(word.lower() for word in _WORD.findall(_CSS_MODULE_HASH.sub("", name)))
 
 
 #: On a link, only these runs mark it chrome: a link's text is the heading or term
