@@ -2,8 +2,8 @@
 
 Decides what each term's postings hold: its saturated BM25F in each section
 and page, worked out here once so that a search in the worker only adds
-numbers (the payload's layout and the ranking are described in
-``docs_index``, which reads it); and, for a large site, splits the payload
+numbers (the payload's layout is described in ``index_format``, the ranking in
+``index_ranking``); and, for a large site, splits the payload
 into a head and parts fetched on demand (``split_index``). Never runs in the
 worker.
 """
@@ -22,8 +22,9 @@ from typing import Any
 from docs_panel.core.addresses import translation_key
 from docs_panel.core.analyzers import analyzer, record
 from docs_panel.core.dense_recall import recall_payload
-from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
+from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import Role, role_to_json
+from docs_panel.core.index_format import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN
 from docs_panel.core.packed import SEPARATOR, pack, unpack
 from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
@@ -206,7 +207,7 @@ def _languages(
     """The site's languages (``main`` first if any page is in it, else the most pages'
     language; a page that does not say is in the first), each page's language as a
     number into them, and each page's ``translation``: the page number of its
-    main-language copy, its own where there is none (see ``docs_index``)."""
+    main-language copy, its own where there is none (see ``index_format``)."""
     ordered = _ordered(languages, main)
     main = ordered[0]
     numbers = {language: n for n, language in enumerate(ordered)}
@@ -227,7 +228,7 @@ def _ordered(languages: list[str], main: str) -> list[str]:
 def split_index(
     payload: Mapping[str, Any], part_bytes: int = PART_BYTES, split_bytes: int = SPLIT_BYTES
 ) -> tuple[dict[str, Any], dict[str, object]]:
-    """``build_index``'s payload as a head and its parts by key (see ``docs_index``);
+    """``build_index``'s payload as a head and its parts by key (see ``index_format``);
     the head's ``parts.files`` is left for the bundle, which names the files."""
     head = {**payload, "sections": dict(payload["sections"])}
     parts: dict[str, object] = {}

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from docs_panel.core.docs_index import Section, _page_share, load_index
+from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_build import TEXT_LIMIT, build_index, split_index
+from docs_panel.core.index_ranking import page_share
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
 
@@ -373,7 +374,7 @@ def test_packed_numbers_round_trip(numbers: list[int]) -> None:
 )
 def test_the_pages_share_grows_with_the_site(pages: int, share: float) -> None:
     """A page's evidence counts more on a large site, within PAGE_SHARES."""
-    assert _page_share(pages) == pytest.approx(share, abs=0.001)
+    assert page_share(pages) == pytest.approx(share, abs=0.001)
 
 
 def test_a_reader_gets_pages_in_their_language_else_the_main_ones() -> None:

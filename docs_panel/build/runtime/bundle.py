@@ -59,10 +59,10 @@ from docs_panel.core.config import (
     STORAGE_PREFIX_PATTERN,
     Preload,
 )
-from docs_panel.core.docs_index import PART_KINDS
 from docs_panel.core.errors import ConfigError
 from docs_panel.core.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from docs_panel.core.index_build import split_index
+from docs_panel.core.index_format import PART_KINDS
 from docs_panel.core.session_fields import EMBED_FIELDS
 
 if sys.version_info >= (3, 14):
