@@ -41,6 +41,7 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.index_format import (
     CRUMB,
     FORMAT,
+    PAGE_TITLES,
     REBUILD,
     SHOWN,
     postings_of,
@@ -139,7 +140,10 @@ def load_index(payload: object) -> DocsIndex:
         raise DocsIndexError(f"index.json has no version; {REBUILD}")
     text_starts, term_starts, vector_starts, recall_parts, files = read_parts(payload)
     pages = read_table(
-        payload, "pages", strings=("path", "title"), packed=("language", "translation", "notes")
+        payload,
+        "pages",
+        strings=("path",) if text_starts else ("path", "title"),
+        packed=("language", "translation", "notes"),
     )
     languages = payload.get("languages")
     if not (
@@ -179,7 +183,7 @@ def load_index(payload: object) -> DocsIndex:
     link_prior = link_priors(sections["links"])
     index = DocsIndex(
         version=version,
-        _page_titles=pages["title"],
+        _page_titles=pages.get("title") or [None] * len(paths),
         _columns=sections,
         _by_address={},
         _page_numbers={path: number for number, path in enumerate(paths)},
@@ -227,7 +231,7 @@ class DocsIndex:
     embedding_dimension: int
     # How each side was (passages) or is to be (questions) asked for; empty: as any text.
     embedding_roles: Mapping[str, Role]
-    _page_titles: list[str] = field(repr=False)
+    _page_titles: list[str | None] = field(repr=False)  # a split index's come with texts
     _columns: dict[str, list[Any]] = field(repr=False)  # the payload's section columns
     # Section numbers by address, of the sections whose anchors are in (all, unless split).
     _by_address: dict[str, int] = field(repr=False)
@@ -274,8 +278,12 @@ class DocsIndex:
         return len(self._page_of)
 
     def pages(self) -> list[tuple[str, str]]:
-        """Every page's ``(path, title)``, in the index's order."""
-        return list(zip(self._page_paths, self._page_titles, strict=True))
+        """Every page's ``(path, title)``, in the index's order (on a split index, once
+        every text part is added: a server adds them all)."""
+        titles = self._page_titles
+        if None in titles:
+            raise DocsIndexError("a split index's page titles come with its text parts: add them")
+        return list(zip(self._page_paths, titles, strict=True))  # type: ignore[arg-type]
 
     def page_sections(self, address: str) -> list[Section]:
         """The sections of the page ``address`` is on, in reading order (none for a page
@@ -287,7 +295,8 @@ class DocsIndex:
         return [self._section(number) for number in range(first, end)]
 
     def page_title(self, address: str) -> str | None:
-        """The title of the page ``address`` is on, if the index has that page."""
+        """The title of the page ``address`` is on, if the index has that page (on a split
+        index, None until a text part of that page is added, see ``parts_needed``)."""
         page = self._page_numbers.get(address.partition("#")[0])
         return None if page is None else self._page_titles[page]
 
@@ -375,19 +384,22 @@ class DocsIndex:
             self._vectors.codes[start:end] = payload
         elif kind == "text":
             start, end = [*self._text_starts, len(self)][n : n + 2]
+            first, last = self._page_of[start], self._page_of[end - 1] + 1
+            lengths = dict.fromkeys(SHOWN, end - start) | {PAGE_TITLES: last - first}
             if not (
                 isinstance(payload, dict)
-                and sorted(payload) == sorted(SHOWN)
+                and sorted(payload) == sorted(lengths)
                 and all(
                     isinstance(column, list)
-                    and len(column) == end - start
+                    and len(column) == lengths[name]
                     and set(map(type, column)) <= {str}
-                    for column in payload.values()
+                    for name, column in payload.items()
                 )
             ):
                 raise DocsIndexError(f"index part {key} does not fit the index; {REBUILD}")
             for name in SHOWN:
                 self._columns[name][start:end] = payload[name]
+            self._page_titles[first:last] = payload[PAGE_TITLES]
             self._add_addresses(start, end)
         else:
             if not (
@@ -420,7 +432,7 @@ class DocsIndex:
         path, anchor = self._page_paths[self._page_of[number]], columns["anchor"][number]
         return Section(
             address=f"{path}#{anchor}" if anchor else path,
-            page_title=self._page_titles[self._page_of[number]],
+            page_title=self._page_titles[self._page_of[number]] or "",
             title=columns["title"][number],
             text=text,
             breadcrumb=tuple(crumbs.split(CRUMB)) if crumbs else (),
@@ -517,7 +529,7 @@ class DocsIndex:
             weight = idf(len(sections) // 2, len(self)) * question_term.weight * share
             weights[term] = max(weights.get(term, 0.0), weight)
             best = max(best, weight)
-            found.append(match(sections, pages, weight, len(self), len(self._page_titles)))
+            found.append(match(sections, pages, weight, len(self), len(self._page_paths)))
         first, *others = found
         for other in others:  # dis-max: per section and page, the better of term and alias
             for mine, theirs in zip(first, other, strict=True):

@@ -24,7 +24,7 @@ from docs_panel.core.analyzers import analyzer, record
 from docs_panel.core.dense_recall import recall_payload
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import Role, role_to_json
-from docs_panel.core.index_format import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN
+from docs_panel.core.index_format import CRUMB, FORMAT, IMPACT_LEVELS, PAGE_TITLES, SHOWN
 from docs_panel.core.packed import SEPARATOR, pack, unpack
 from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
@@ -230,14 +230,20 @@ def split_index(
 ) -> tuple[dict[str, Any], dict[str, object]]:
     """``build_index``'s payload as a head and its parts by key (see ``index_format``);
     the head's ``parts.files`` is left for the bundle, which names the files."""
-    head = {**payload, "sections": dict(payload["sections"])}
+    head = {**payload, "pages": dict(payload["pages"]), "sections": dict(payload["sections"])}
     parts: dict[str, object] = {}
     columns = {name: head["sections"].pop(name) for name in SHOWN}
     sizes = [sum(map(_json_size, row)) for row in zip(*columns.values(), strict=True)]
     text_starts = _runs(sizes, part_bytes, split_bytes)
     if len(text_starts) > 1:
+        # Page titles are shown only with a section: each text part carries those of the
+        # pages its sections are on, so the head does not list every page's.
+        titles = head["pages"].pop("title")
+        page_of = unpack(head["sections"]["page"])
         for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(sizes)])):
-            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()}
+            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()} | {
+                PAGE_TITLES: titles[page_of[start] : page_of[end - 1] + 1]
+            }
     else:
         head["sections"] |= columns
         text_starts = []

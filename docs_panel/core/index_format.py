@@ -4,7 +4,7 @@ Decides what ``index.json`` (and, on a large site, its parts) holds and how
 ``load_index`` refuses a payload it cannot read, with a message that says to
 rebuild; never ranks (``index_ranking``) and never builds (``index_build``).
 
-Payload layout (``"format": 6``): columns, not rows, so that loading a large
+Payload layout (``"format": 7``): columns, not rows, so that loading a large
 index builds a few dozen Python objects per column instead of one per cell
 (numbers are packed into strings, see ``packed``):
 
@@ -38,7 +38,10 @@ index builds a few dozen Python objects per column instead of one per cell
   the sections (``SHOWN``: anchor, title, breadcrumb, text) and the ``terms`` are left
   out of the payload and come in files of their own, ``files`` (part key →
   file name, beside the index): ``text-N`` holds those columns for a run of
-  sections (``parts.text``: the first section of each run, packed),
+  sections (``parts.text``: the first section of each run, packed), and
+  ``page_title``, the titles of the pages those sections are on (the head's
+  ``pages`` then has no ``title``: a question reads the titles of the pages it
+  shows, not a list of every page's),
   ``terms-N`` the postings of a run of terms in sorted order (``parts.terms``:
   the first term of each run); with vectors, ``vectors-N`` the codes of a run of
   whole pages (``parts.vectors``, packed) and ``recall-N`` one recall cluster
@@ -64,7 +67,7 @@ from docs_panel.core.errors import DocsIndexError
 from docs_panel.core.packed import SEPARATOR, unpack
 from docs_panel.core.vectors import CODES
 
-FORMAT = 6
+FORMAT = 7
 #: Impacts (saturated term frequencies, in [0, 1)) are stored in this many steps:
 #: with its title bit, a section's impact fits one byte of UTF-8 (see ``packed``).
 IMPACT_LEVELS = 40
@@ -72,6 +75,8 @@ IMPACT_LEVELS = 40
 CRUMB = "\t"
 #: The section columns only a shown section needs: a split payload has them in parts.
 SHOWN = ("anchor", "title", "breadcrumb", "text")
+#: A split payload's text part's column of the titles of the pages its sections are on.
+PAGE_TITLES = "page_title"
 #: A split payload's kinds of part (a part's key is its kind, "-" and its number): the
 #: sections' texts, the terms' postings, the sections' vectors and the pages' vectors
 #: of a recall cluster (``dense_recall``).

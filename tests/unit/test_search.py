@@ -171,7 +171,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 6
+    assert payload["format"] == 7
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
@@ -212,7 +212,14 @@ def test_a_split_index_refuses_to_search_or_show_what_was_not_added() -> None:
         index.add_part(key, parts[key])
     with pytest.raises(DocsIndexError, match="parts_needed"):
         index.search("json")
-    assert index.page_title("/lib/json.html#decoders") == SECTIONS[1].page_title
+    with pytest.raises(DocsIndexError, match="page titles come with its text parts"):
+        index.pages()
+    address = "/lib/json.html#decoders"
+    assert index.page_title(address) is None  # a page's title comes with its text part
+    while needed := index.parts_needed("zzz", addresses=[address]):
+        for key in needed:
+            index.add_part(key, parts[key])
+    assert index.page_title(address) == SECTIONS[1].page_title
 
 
 def test_a_split_index_reads_a_pages_anchors_from_its_text_parts() -> None:
@@ -261,6 +268,16 @@ def test_a_part_that_does_not_fit_is_rejected(key: str, payload: object) -> None
     index = load_index(_split()[0])
     with pytest.raises(DocsIndexError, match="part"):
         index.add_part(key, payload)
+
+
+def test_a_text_part_carries_the_titles_of_its_pages() -> None:
+    """A text part without its pages' titles, or with one too many, raises."""
+    head, parts = _split()
+    text = dict(parts["text-0"])  # type: ignore[call-overload]
+    titles = text.pop("page_title")
+    for payload in (text, text | {"page_title": [*titles, "One too many"]}):
+        with pytest.raises(DocsIndexError, match="text-0 does not fit"):
+            load_index(head).add_part("text-0", payload)
 
 
 def test_long_text_is_capped_but_fully_searchable() -> None:
