@@ -31,7 +31,7 @@ import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from operator import gt
+from itertools import chain, count, repeat
 from typing import Any
 
 from docs_panel.core.addresses import page_key, same_language
@@ -143,7 +143,7 @@ def load_index(payload: object) -> DocsIndex:
         payload,
         "pages",
         strings=("path",) if text_starts else ("path", "title"),
-        packed=("language", "translation", "notes"),
+        packed=("language", "translation", "sections", "notes"),
     )
     languages = payload.get("languages")
     if not (
@@ -159,21 +159,22 @@ def load_index(payload: object) -> DocsIndex:
         payload,
         "sections",
         strings=() if text_starts else SHOWN,
-        packed=("page", "title_terms", "links"),
+        packed=("title_terms", "links"),
     )
+    # A page's sections come together, so the pages' counts say each section's page.
+    page_of = list(chain.from_iterable(map(repeat, count(), pages["sections"])))
+    if len(page_of) != len(sections["links"]):
+        raise DocsIndexError(
+            f"index.json: the pages' 'sections' do not add up to the sections; {REBUILD}"
+        )
     if text_starts:
-        sections |= {name: [None] * len(sections["page"]) for name in SHOWN}
-        if text_starts[0] != 0 or text_starts[-1] >= len(sections["page"]):
+        sections |= {name: [None] * len(page_of) for name in SHOWN}
+        if text_starts[0] != 0 or text_starts[-1] >= len(page_of):
             raise DocsIndexError(f"index.json: 'parts.text' does not fit the sections; {REBUILD}")
-        if any(map(gt, sections["page"], sections["page"][1:])):  # _page_parts bisects them
-            raise DocsIndexError(f"index.json: a page's sections are not together; {REBUILD}")
     postings = {} if term_starts else payload.get("terms")
     if not isinstance(postings, dict) or not set(map(type, postings.values())) <= {str}:
         raise DocsIndexError(f"index.json: 'terms' must map terms to strings; {REBUILD}")
     paths: list[str] = pages["path"]
-    page_of: list[int] = sections["page"]
-    if max(page_of, default=-1) >= len(paths):
-        raise DocsIndexError(f"index.json: 'sections' point past the pages; {REBUILD}")
     model, dimension, codes, roles, recall = read_embeddings(payload, len(page_of), len(paths))
     if vector_starts and (not model or vector_starts[-1] >= len(page_of)):
         raise DocsIndexError(f"index.json: 'parts.vectors' does not fit; {REBUILD}")

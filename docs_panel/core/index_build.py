@@ -137,13 +137,13 @@ def build_index(
             "title": page_titles,
             "language": pack(own_language),
             "translation": pack(translation),
+            "sections": pack(Counter(page_of)[page] for page in range(len(page_titles))),
             "notes": pack(
                 int(release_notes(path, title))
                 for path, title in zip(page_numbers, page_titles, strict=True)
             ),
         },
         "sections": {
-            "page": pack(page_of),
             "anchor": [section.address.partition("#")[2] for section in sections],
             "title": [section.title for section in sections],
             "breadcrumb": [
@@ -239,7 +239,7 @@ def split_index(
         # Page titles are shown only with a section: each text part carries those of the
         # pages its sections are on, so the head does not list every page's.
         titles = head["pages"].pop("title")
-        page_of = unpack(head["sections"]["page"])
+        page_of = _page_of(head["pages"]["sections"])
         for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(sizes)])):
             parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()} | {
                 PAGE_TITLES: titles[page_of[start] : page_of[end - 1] + 1]
@@ -261,7 +261,7 @@ def split_index(
     clusters = 0
     if "vector" in head["sections"] and text_starts:
         codes = head["sections"].pop("vector")
-        vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
+        vector_starts = _page_runs(_page_of(head["pages"]["sections"]), codes, VECTOR_PART_BYTES)
         for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
             parts[f"vectors-{n}"] = codes[start:end]
         recall = dict(head["embeddings"]["recall"])
@@ -281,10 +281,14 @@ def split_index(
     return head, parts
 
 
-def _page_runs(page_column: str, codes: Sequence[str], most: int) -> list[int]:
-    """Where each run of whole pages' vector codes starts, each run about ``most``
-    bytes (a page larger than that is a run of its own)."""
-    pages = unpack(page_column)
+def _page_of(counts: str) -> list[int]:
+    """Each section's page number, from the pages' packed ``sections`` counts."""
+    return [page for page, count in enumerate(unpack(counts)) for _ in range(count)]
+
+
+def _page_runs(pages: Sequence[int], codes: Sequence[str], most: int) -> list[int]:
+    """Where each run of whole pages' vector codes starts (``pages``: each section's
+    page), each run about ``most`` bytes (a page larger than that is a run of its own)."""
     starts = [0]
     total = 0
     for number, code in enumerate(codes):

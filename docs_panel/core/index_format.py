@@ -11,9 +11,11 @@ index builds a few dozen Python objects per column instead of one per cell
 - ``pages``: ``{"path": [...], "title": [...]}``, lists of strings, and packed:
   ``language`` (each page's, a number into the payload's ``languages``, whose
   first is the site's main language), ``translation`` (the number of the
-  main-language page each page translates, its own if none) and ``notes`` (1
-  for release notes, ``index_build.release_notes``).
-- ``sections``: ``{"page", "title_terms", "links"}`` packed, and ``{"anchor",
+  main-language page each page translates, its own if none), ``sections``
+  (how many sections each page has: a page's sections come together, in the
+  pages' order, so this says each section's page) and ``notes`` (1 for release
+  notes, ``index_build.release_notes``).
+- ``sections``: ``{"title_terms", "links"}`` packed, and ``{"anchor",
   "title", "breadcrumb", "text"}`` as lists of strings (a breadcrumb's titles
   joined by a tab); ``text`` is capped at ``index_build.TEXT_LIMIT``
   characters (the postings count all of it).

@@ -241,17 +241,18 @@ def test_a_split_index_reads_a_pages_anchors_from_its_text_parts() -> None:
     assert index.lookup("/lib/json.html#gone") is None
 
 
-def test_a_split_index_wants_each_pages_sections_together() -> None:
-    """A head whose sections leave a page and come back to it is refused; build_index
-    puts a page's sections together whatever order they came in."""
-    head, _ = _split()
-    sections = head["sections"]
-    sections["page"] = pack(reversed(unpack(sections["page"])))  # type: ignore[index]
-    with pytest.raises(DocsIndexError, match="together"):
-        load_index(head)
+def test_a_pages_sections_come_together_and_its_count_says_which() -> None:
+    """build_index puts a page's sections together whatever order they came in; the
+    pages' counts say each section's page, and counts that do not add up are refused."""
     shuffled = [SECTIONS[0], SECTIONS[-1], *SECTIONS[1:-1]]
-    pages = unpack(build_index(shuffled)["sections"]["page"])  # type: ignore[index]
-    assert pages == sorted(pages)
+    index = load_index(build_index(shuffled))
+    for section in SECTIONS:
+        assert section in index.page_sections(section.address)
+    head, _ = _split()
+    counts = unpack(head["pages"]["sections"])  # type: ignore[index]
+    head["pages"]["sections"] = pack([*counts[:-1], counts[-1] + 1])  # type: ignore[index]
+    with pytest.raises(DocsIndexError, match="add up"):
+        load_index(head)
 
 
 @pytest.mark.parametrize(
@@ -307,6 +308,7 @@ def _broken(path: tuple[object, ...], value: object) -> dict[str, object]:
 
 
 _COUNT = len(SECTIONS)
+_PAGES = len({section.page for section in SECTIONS})
 
 
 @pytest.mark.parametrize(
@@ -321,7 +323,7 @@ _COUNT = len(SECTIONS)
         (_broken(("sections", "text"), [1] * _COUNT), "'sections'"),
         (_broken(("sections", "anchor"), [""] * (_COUNT - 1)), "'sections'"),
         (_broken(("sections", "links"), " " * _COUNT), "'sections'"),
-        (_broken(("sections", "page"), pack([999] * _COUNT)), "past the pages"),
+        (_broken(("pages", "sections"), pack([0] * _PAGES)), "add up"),
         (_broken(("terms",), ["json"]), "'terms'"),
         (_broken(("terms", "json"), 5), "'terms'"),
         (_broken(("parts",), {"text": "0", "terms": [], "files": {}}), "'parts'"),
