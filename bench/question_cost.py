@@ -9,9 +9,11 @@ runs them: the index head read and parsed (``load_index``), then
 ``plan_answer`` asked again and again, each time adding the parts it names
 (term postings first, then the texts of the sections found), until it plans.
 Per site: the head's bytes (raw and as the ``.zst`` the browser fetches) and
-parse time, the parts fetched (count, bytes), the time spent adding them, and
-the time in ``plan_answer`` (ranking). CPython runs this several times faster
-than Pyodide; the shares, not the milliseconds, carry over. Nothing asserts.
+parse time, the parts fetched (count, bytes), the time spent adding them, the
+time in ``plan_answer`` (ranking), and all a question fetches on the wire (head
+and parts: the figure to compare across site sizes). CPython runs this several
+times faster than Pyodide; the shares, not the milliseconds, carry over. Nothing
+asserts.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def question_cost(panel: Path, question: str) -> dict[str, Any]:
             started = time.perf_counter()
             index.add_part(key, json.loads(data))
             figures["parts_add_ms"] += (time.perf_counter() - started) * 1000
+    figures["wire_kib"] = figures["head_wire_kib"] + figures["parts_wire_kib"]
     figures["hits"] = [hit.section.address for hit in plan.hits][:3]
     return figures
 
@@ -94,6 +97,7 @@ COLUMNS = (
     ("parts_wire_kib", "parts wire KiB", "{:.0f}"),
     ("parts_add_ms", "parts add ms", "{:.0f}"),
     ("plan_ms", "ranking ms", "{:.0f}"),
+    ("wire_kib", "question wire", "{:.0f}"),
 )
 
 

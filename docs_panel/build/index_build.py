@@ -2,8 +2,8 @@
 
 Decides what each term's postings hold: its saturated BM25F in each section
 and page, worked out here once so that a search in the worker only adds
-numbers (the payload's layout and the ranking are described in
-``docs_index``, which reads it); and, for a large site, splits the payload
+numbers (the payload's layout is described in ``index_format``, the ranking in
+``index_ranking``); and, for a large site, splits the payload
 into a head and parts fetched on demand (``split_index``). Never runs in the
 worker.
 """
@@ -22,8 +22,9 @@ from typing import Any
 from docs_panel.core.addresses import translation_key
 from docs_panel.core.analyzers import analyzer, record
 from docs_panel.core.dense_recall import recall_payload
-from docs_panel.core.docs_index import CRUMB, FORMAT, IMPACT_LEVELS, SHOWN, Section
+from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import Role, role_to_json
+from docs_panel.core.index_format import CRUMB, FORMAT, IMPACT_LEVELS, PAGE_TITLES, SHOWN
 from docs_panel.core.packed import SEPARATOR, pack, unpack
 from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
@@ -136,13 +137,13 @@ def build_index(
             "title": page_titles,
             "language": pack(own_language),
             "translation": pack(translation),
+            "sections": pack(Counter(page_of)[page] for page in range(len(page_titles))),
             "notes": pack(
                 int(release_notes(path, title))
                 for path, title in zip(page_numbers, page_titles, strict=True)
             ),
         },
         "sections": {
-            "page": pack(page_of),
             "anchor": [section.address.partition("#")[2] for section in sections],
             "title": [section.title for section in sections],
             "breadcrumb": [
@@ -206,7 +207,7 @@ def _languages(
     """The site's languages (``main`` first if any page is in it, else the most pages'
     language; a page that does not say is in the first), each page's language as a
     number into them, and each page's ``translation``: the page number of its
-    main-language copy, its own where there is none (see ``docs_index``)."""
+    main-language copy, its own where there is none (see ``index_format``)."""
     ordered = _ordered(languages, main)
     main = ordered[0]
     numbers = {language: n for n, language in enumerate(ordered)}
@@ -227,16 +228,22 @@ def _ordered(languages: list[str], main: str) -> list[str]:
 def split_index(
     payload: Mapping[str, Any], part_bytes: int = PART_BYTES, split_bytes: int = SPLIT_BYTES
 ) -> tuple[dict[str, Any], dict[str, object]]:
-    """``build_index``'s payload as a head and its parts by key (see ``docs_index``);
+    """``build_index``'s payload as a head and its parts by key (see ``index_format``);
     the head's ``parts.files`` is left for the bundle, which names the files."""
-    head = {**payload, "sections": dict(payload["sections"])}
+    head = {**payload, "pages": dict(payload["pages"]), "sections": dict(payload["sections"])}
     parts: dict[str, object] = {}
     columns = {name: head["sections"].pop(name) for name in SHOWN}
     sizes = [sum(map(_json_size, row)) for row in zip(*columns.values(), strict=True)]
     text_starts = _runs(sizes, part_bytes, split_bytes)
     if len(text_starts) > 1:
+        # Page titles are shown only with a section: each text part carries those of the
+        # pages its sections are on, so the head does not list every page's.
+        titles = head["pages"].pop("title")
+        page_of = _page_of(head["pages"]["sections"])
         for n, (start, end) in enumerate(itertools.pairwise([*text_starts, len(sizes)])):
-            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()}
+            parts[f"text-{n}"] = {name: column[start:end] for name, column in columns.items()} | {
+                PAGE_TITLES: titles[page_of[start] : page_of[end - 1] + 1]
+            }
     else:
         head["sections"] |= columns
         text_starts = []
@@ -254,7 +261,7 @@ def split_index(
     clusters = 0
     if "vector" in head["sections"] and text_starts:
         codes = head["sections"].pop("vector")
-        vector_starts = _page_runs(head["sections"]["page"], codes, VECTOR_PART_BYTES)
+        vector_starts = _page_runs(_page_of(head["pages"]["sections"]), codes, VECTOR_PART_BYTES)
         for n, (start, end) in enumerate(itertools.pairwise([*vector_starts, len(codes)])):
             parts[f"vectors-{n}"] = codes[start:end]
         recall = dict(head["embeddings"]["recall"])
@@ -274,10 +281,14 @@ def split_index(
     return head, parts
 
 
-def _page_runs(page_column: str, codes: Sequence[str], most: int) -> list[int]:
-    """Where each run of whole pages' vector codes starts, each run about ``most``
-    bytes (a page larger than that is a run of its own)."""
-    pages = unpack(page_column)
+def _page_of(counts: str) -> list[int]:
+    """Each section's page number, from the pages' packed ``sections`` counts."""
+    return [page for page, count in enumerate(unpack(counts)) for _ in range(count)]
+
+
+def _page_runs(pages: Sequence[int], codes: Sequence[str], most: int) -> list[int]:
+    """Where each run of whole pages' vector codes starts (``pages``: each section's
+    page), each run about ``most`` bytes (a page larger than that is a run of its own)."""
     starts = [0]
     total = 0
     for number, code in enumerate(codes):

@@ -9,7 +9,7 @@ centroid and, per cluster, its pages and their vectors; on a split index each
 cluster is a part of its own (``recall-N``), so a question fetches the
 ``PROBES`` clusters whose centroids are closest and ranks only their pages
 (``Recall.closest``). It decides which pages meaning adds to the candidates, never
-how candidates are ranked (``docs_index`` fuses them)::
+how candidates are ranked (``index_fusion`` fuses them)::
 
     >>> from docs_panel.core.vectors import encode
     >>> codes = [encode(v) for v in ([1, 1, -1], [1, 0.5, -1], [-1, -1, 1])]

@@ -84,7 +84,7 @@ from docs_panel.core.config import (
     STORAGE_PREFIX_PATTERN,
     Preload,
 )
-from docs_panel.core.docs_index import PART_KINDS
+from docs_panel.core.index_format import PART_KINDS
 from docs_panel.portable.errors import ConfigError
 from docs_panel.portable.i18n import LANGUAGES, RIGHT_TO_LEFT, table
 from docs_panel.portable.session_fields import EMBED_FIELDS

@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 from docs_panel.build.index_build import TEXT_LIMIT, build_index, split_index
-from docs_panel.core.docs_index import Section, _page_share, load_index
+from docs_panel.core.docs_index import Section, load_index
+from docs_panel.core.index_ranking import page_share
 from docs_panel.core.packed import pack, unpack
 from docs_panel.core.text import query_terms
 from docs_panel.portable.errors import DocsIndexError
@@ -168,7 +169,7 @@ def test_lookup_and_has_page() -> None:
 def test_payload_round_trips_through_json() -> None:
     """Every section comes back equal after build -> JSON -> load."""
     payload = build_index(SECTIONS)
-    assert payload["format"] == 6
+    assert payload["format"] == 7
     loaded = load_index(json.loads(json.dumps(payload, ensure_ascii=False)))
     assert [loaded.lookup(section.address) for section in SECTIONS] == SECTIONS
     assert loaded.version == payload["version"]
@@ -209,7 +210,14 @@ def test_a_split_index_refuses_to_search_or_show_what_was_not_added() -> None:
         index.add_part(key, parts[key])
     with pytest.raises(DocsIndexError, match="parts_needed"):
         index.search("json")
-    assert index.page_title("/lib/json.html#decoders") == SECTIONS[1].page_title
+    with pytest.raises(DocsIndexError, match="page titles come with its text parts"):
+        index.pages()
+    address = "/lib/json.html#decoders"
+    assert index.page_title(address) is None  # a page's title comes with its text part
+    while needed := index.parts_needed("zzz", addresses=[address]):
+        for key in needed:
+            index.add_part(key, parts[key])
+    assert index.page_title(address) == SECTIONS[1].page_title
 
 
 def test_a_split_index_reads_a_pages_anchors_from_its_text_parts() -> None:
@@ -231,17 +239,18 @@ def test_a_split_index_reads_a_pages_anchors_from_its_text_parts() -> None:
     assert index.lookup("/lib/json.html#gone") is None
 
 
-def test_a_split_index_wants_each_pages_sections_together() -> None:
-    """A head whose sections leave a page and come back to it is refused; build_index
-    puts a page's sections together whatever order they came in."""
-    head, _ = _split()
-    sections = head["sections"]
-    sections["page"] = pack(reversed(unpack(sections["page"])))  # type: ignore[index]
-    with pytest.raises(DocsIndexError, match="together"):
-        load_index(head)
+def test_a_pages_sections_come_together_and_its_count_says_which() -> None:
+    """build_index puts a page's sections together whatever order they came in; the
+    pages' counts say each section's page, and counts that do not add up are refused."""
     shuffled = [SECTIONS[0], SECTIONS[-1], *SECTIONS[1:-1]]
-    pages = unpack(build_index(shuffled)["sections"]["page"])  # type: ignore[index]
-    assert pages == sorted(pages)
+    index = load_index(build_index(shuffled))
+    for section in SECTIONS:
+        assert section in index.page_sections(section.address)
+    head, _ = _split()
+    counts = unpack(head["pages"]["sections"])  # type: ignore[index]
+    head["pages"]["sections"] = pack([*counts[:-1], counts[-1] + 1])  # type: ignore[index]
+    with pytest.raises(DocsIndexError, match="add up"):
+        load_index(head)
 
 
 @pytest.mark.parametrize(
@@ -258,6 +267,16 @@ def test_a_part_that_does_not_fit_is_rejected(key: str, payload: object) -> None
     index = load_index(_split()[0])
     with pytest.raises(DocsIndexError, match="part"):
         index.add_part(key, payload)
+
+
+def test_a_text_part_carries_the_titles_of_its_pages() -> None:
+    """A text part without its pages' titles, or with one too many, raises."""
+    head, parts = _split()
+    text = dict(parts["text-0"])  # type: ignore[call-overload]
+    titles = text.pop("page_title")
+    for payload in (text, text | {"page_title": [*titles, "One too many"]}):
+        with pytest.raises(DocsIndexError, match="text-0 does not fit"):
+            load_index(head).add_part("text-0", payload)
 
 
 def test_long_text_is_capped_but_fully_searchable() -> None:
@@ -287,6 +306,7 @@ def _broken(path: tuple[object, ...], value: object) -> dict[str, object]:
 
 
 _COUNT = len(SECTIONS)
+_PAGES = len({section.page for section in SECTIONS})
 
 
 @pytest.mark.parametrize(
@@ -301,7 +321,7 @@ _COUNT = len(SECTIONS)
         (_broken(("sections", "text"), [1] * _COUNT), "'sections'"),
         (_broken(("sections", "anchor"), [""] * (_COUNT - 1)), "'sections'"),
         (_broken(("sections", "links"), " " * _COUNT), "'sections'"),
-        (_broken(("sections", "page"), pack([999] * _COUNT)), "past the pages"),
+        (_broken(("pages", "sections"), pack([0] * _PAGES)), "add up"),
         (_broken(("terms",), ["json"]), "'terms'"),
         (_broken(("terms", "json"), 5), "'terms'"),
         (_broken(("parts",), {"text": "0", "terms": [], "files": {}}), "'parts'"),
@@ -371,7 +391,7 @@ def test_packed_numbers_round_trip(numbers: list[int]) -> None:
 )
 def test_the_pages_share_grows_with_the_site(pages: int, share: float) -> None:
     """A page's evidence counts more on a large site, within PAGE_SHARES."""
-    assert _page_share(pages) == pytest.approx(share, abs=0.001)
+    assert page_share(pages) == pytest.approx(share, abs=0.001)
 
 
 def test_a_reader_gets_pages_in_their_language_else_the_main_ones() -> None:
