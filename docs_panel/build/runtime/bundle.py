@@ -37,7 +37,8 @@ import json
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import get_args
 
@@ -111,6 +112,12 @@ ZSTD_OPTIONS: dict[int, int] = {
     zstd.CompressionParameter.compression_level: 19,
     zstd.CompressionParameter.window_log: 21,
 }
+#: Each twin's method in full (library version, options): what a cache of twins
+#: (``build.twin_cache``) keys them by beside the bytes.
+ZSTD_METHOD = f"zstd {zstd.zstd_version} {sorted(ZSTD_OPTIONS.items())}"
+GZIP_METHOD = f"gzip {zlib.ZLIB_RUNTIME_VERSION} level 9 mtime 0"
+#: Makes a twin of the bytes given: ``zstd_twin``, ``gzip_twin``, or a cache of them.
+Compress = Callable[[bytes], bytes]
 MANIFEST_MARK = "__DOCS_PANEL_MANIFEST__"
 LOADER_MARK = "__DOCS_PANEL_LOADER__"
 
@@ -242,7 +249,7 @@ def shell_files() -> bytes:
     files += [
         (f"docs_panel/core/{name}", (PACKAGE / "core" / name).read_bytes()) for name in SHARED_CORE
     ]
-    return _gzip(_json({name: lean_source(data.decode("utf-8")) for name, data in files}))
+    return gzip_twin(_json({name: lean_source(data.decode("utf-8")) for name, data in files}))
 
 
 def bundle_files(index_payload: Mapping[str, object]) -> dict[str, bytes]:
@@ -273,7 +280,7 @@ def runtime_bundle() -> Runtime:
     for chunk in pyscript_chunks():
         out[f"{pyscript}/{chunk}"] = (PYSCRIPT_DIST / chunk).read_bytes()
     out[f"{pyscript}/{core[0]}"] = core_stub
-    out[f"{pyscript}/{core_body_name}"] = _gzip(core_body)
+    out[f"{pyscript}/{core_body_name}"] = gzip_twin(core_body)
     micropython_body_name = "micropython.body.js.gz"
     micropython_stub, micropython_body = function_module(
         micropython_module(), micropython_body_name
@@ -282,8 +289,8 @@ def runtime_bundle() -> Runtime:
         MICROPYTHON_DIR, "micropython", ["micropython.wasm"], "-" + digest(micropython_body)[:8]
     )
     out[f"{micropython}/micropython.mjs"] = micropython_stub
-    out[f"{micropython}/{micropython_body_name}"] = _gzip(micropython_body)
-    out[f"{micropython}/micropython.wasm.gz"] = _gzip(out[f"{micropython}/micropython.wasm"])
+    out[f"{micropython}/{micropython_body_name}"] = gzip_twin(micropython_body)
+    out[f"{micropython}/micropython.wasm.gz"] = gzip_twin(out[f"{micropython}/micropython.wasm"])
     # Pyodide's wasm and glue are the build's own transforms of the package's files: the
     # folder's name says which, since its files are cached for good under it.
     wasm, glue_js = pruned_wasm(PYODIDE_DIR), glue_body()
@@ -292,7 +299,7 @@ def runtime_bundle() -> Runtime:
     )
     pyodide = runtime(PYODIDE_DIR, "pyodide", [], "-" + digest(wasm, glue_js, module_js)[:8])
     zstd_decoder = runtime(ZSTDDEC_DIR, "zstddec", []) + "/zstd.wasm.gz"
-    out[zstd_decoder] = _gzip(zstd_wasm())
+    out[zstd_decoder] = gzip_twin(zstd_wasm())
 
     def hashed(name: str, data: bytes) -> str:
         path = hashed_name(name, data)
@@ -382,9 +389,13 @@ def runtime_bundle() -> Runtime:
     )
 
 
-def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[str, bytes]:
+def site_files(
+    runtime: Runtime, index_payload: Mapping[str, object], compress: Compress | None = None
+) -> dict[str, bytes]:
     """``runtime``'s files plus the site's own: the index, and the loader and embed.js
-    with the manifests that name it. Pure Python: no Node, no network."""
+    with the manifests that name it, each Zstandard twin made by ``compress`` (default
+    ``zstd_twin``). Pure Python: no Node, no network."""
+    compress = compress or zstd_twin
     out = dict(runtime.files)
     values = runtime.values
     twins = {kind: list(names) for kind, names in values["loader"]["twins"].items()}
@@ -396,15 +407,15 @@ def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[st
         if not re.fullmatch(INDEX_PART, name):
             raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
         head["parts"]["files"][key] = name
-        _twin(out, twins, name, data, "application/json", listed=False)
+        _twin(out, twins, name, data, "application/json", listed=False, compress=compress)
     stemmers = stemmer_files(head.get("analyzers", []))
     if stemmers:
         data = _json(stemmers)
         head["stemmers"] = hashed_name("index-stemmers.json", data)
-        _twin(out, twins, head["stemmers"], data, "application/json")
+        _twin(out, twins, head["stemmers"], data, "application/json", compress=compress)
     index = _json(head)
     index_name = hashed_name("index.json", index)
-    _twin(out, twins, index_name, index, "application/json", keep=True)
+    _twin(out, twins, index_name, index, "application/json", keep=True, compress=compress)
     loader = {**values["loader"], "twins": twins, "index": index_name}
     loader_js = _filled(runtime.loader, LOADER_MARK, loader)
     # The worker's interpreter module: Pyodide, through the panel's loader.
@@ -431,10 +442,11 @@ def _twin(
     *,
     keep: bool = False,
     listed: bool = True,
+    compress: Compress | None = None,
 ) -> str:
     """Put ``name``'s Zstandard twin in ``out`` (and ``name`` itself if ``keep``), listed
     in ``twins`` under ``content_type`` for the loader unless not ``listed``."""
-    out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
+    out[name + ".zst"] = (compress or zstd_twin)(data)
     if keep:
         out[name] = data
     if listed:
@@ -599,18 +611,28 @@ def _json(values: object) -> bytes:
     return json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _gzip(data: bytes) -> bytes:
+def gzip_twin(data: bytes) -> bytes:
+    """``data``'s gzip twin (``GZIP_METHOD``)."""
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
-def with_gzip_twins(files: Mapping[str, bytes]) -> dict[str, bytes]:
-    """Add ``name.gz`` beside each compressible file where gzip actually saves bytes."""
+def zstd_twin(data: bytes) -> bytes:
+    """``data``'s Zstandard twin (``ZSTD_METHOD``)."""
+    return zstd.compress(data, options=ZSTD_OPTIONS)
+
+
+def with_gzip_twins(
+    files: Mapping[str, bytes], compress: Compress | None = None
+) -> dict[str, bytes]:
+    """Add ``name.gz`` beside each compressible file where gzip (``compress``, default
+    ``gzip_twin``) actually saves bytes."""
+    compress = compress or gzip_twin
     out = dict(files)
     for name, data in files.items():
         if name + ".zst" in files or name + ".gz" in files:  # its twin is made already
             continue
         if name.endswith(COMPRESSIBLE) and len(data) >= MIN_GZIP_SIZE:
-            packed = _gzip(data)
+            packed = compress(data)
             if len(packed) < len(data) * 0.9:
                 out[name + ".gz"] = packed
     return out
