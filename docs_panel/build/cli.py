@@ -35,11 +35,18 @@ from docs_panel.build.demo.answers import demo_reply
 from docs_panel.build.demo.pages import render_site
 from docs_panel.build.index_build import Embedded, build_index
 from docs_panel.build.publish import publish
+from docs_panel.build.reuse_cache import ReuseCache, cache_beside
 from docs_panel.build.runtime.bundle import site_files
 from docs_panel.build.runtime.paths import ROOT
 from docs_panel.build.runtime.runtime_archive import Runtime, runtime_archive
 from docs_panel.build.runtime.runtime_cache import cached_runtime
-from docs_panel.build.runtime.twins import with_gzip_twins
+from docs_panel.build.runtime.twins import (
+    GZIP_METHOD,
+    ZSTD_METHOD,
+    gzipped,
+    with_gzip_twins,
+    zstd_compressed,
+)
 from docs_panel.build.serve import CHAT_PATH, make_server
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
@@ -132,18 +139,30 @@ def build(
     (``llms_txt``: see ``llms_txt.MODES``; ``llms_md``: each page's ``.md`` too);
     ``runtime`` None builds the runtime from this checkout (cached), the wheel passes
     the one it carries; ``page_cache`` keeps each page's extraction so a rebuild reads
-    only the pages that changed."""
+    only the pages that changed, and beside it (``reuse_cache``) the sections' terms
+    and the outputs' twins."""
     started = time.perf_counter()
     out = (out or site / PANEL_FOLDER).resolve()
     extracted = extract_site(site.resolve(), exclude=out, version=version, cache=page_cache)
     sections = rebase(extracted.sections, base)
     vectors = _vectors(sections, embedding) if embedding else None
-    index = build_index(sections, extracted.report.main_language, vectors)
-    files = site_files(runtime or cached_runtime(), index)
-    index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
-    files = with_gzip_twins(files)
+    reuse = ReuseCache(cache_beside(page_cache)) if page_cache is not None else None
+    try:
+        main_language = extracted.report.main_language
+        index = build_index(
+            sections, main_language, vectors, reuse.section_terms if reuse else None
+        )
+        files = site_files(
+            runtime or cached_runtime(),
+            index,
+            reuse.twins(ZSTD_METHOD, zstd_compressed) if reuse else None,
+        )
+        index_bytes = sum(len(data) for name, data in files.items() if name.startswith("index"))
+        files = with_gzip_twins(files, reuse.twins(GZIP_METHOD, gzipped) if reuse else None)
+    finally:
+        if reuse is not None:
+            reuse.close()
     publish(files, out)
-    main_language = extracted.report.main_language
     llms = write_llms_files(
         llms_files(sections, main_language=main_language, base=base, pages_md=llms_md),
         site,

@@ -15,18 +15,17 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
-from docs_panel.core.analyzers import analyzer, record
+from docs_panel.core.analyzers import Analyzer, analyzer, record
 from docs_panel.core.dense_recall import recall_payload
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import Role, role_to_json
 from docs_panel.core.index_format import CRUMB, FORMAT, IMPACT_LEVELS, PAGE_TITLES, SHOWN
 from docs_panel.core.packed import SEPARATOR, pack, unpack
-from docs_panel.core.text import Words
 from docs_panel.core.vectors import CODES
 
 #: Release notes and changelogs, wherever a site keeps them: by their path, or a
@@ -59,7 +58,7 @@ VECTOR_PART_BYTES = 4 * 1024
 # text is not counted twice at full strength.
 K1 = 1.2
 #: (weight, BM25's b) of a section's title, keywords, page title, breadcrumb
-#: and text (the order of ``_section_fields``).
+#: and text (the order of ``section_fields``).
 SECTION_FIELDS = ((3.0, 0.3), (2.0, 0.3), (2.0, 0.3), (1.0, 0.3), (1.0, 0.75))
 #: (weight, b) of a page's title, all its headings, all its text.
 PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
@@ -67,13 +66,23 @@ PAGE_FIELDS = ((2.0, 0.3), (1.0, 0.5), (1.0, 0.75))
 LENGTH_POWER = 0.5
 
 
+#: How a build reads a section's terms per field: ``section_fields``, or a cache of
+#: what it gave (``build.py`` keeps them by the section's text, so a rebuild
+#: tokenizes only the sections that changed).
+FieldReader = Callable[[Section, Analyzer], tuple[list[str], ...]]
+
+
 def build_index(
-    sections: Iterable[Section], main_language: str = "", vectors: Embedded | None = None
+    sections: Iterable[Section],
+    main_language: str = "",
+    vectors: Embedded | None = None,
+    read_fields: FieldReader | None = None,
 ) -> dict[str, object]:
     """The ``index.json`` payload for ``sections`` (same input, same output); a page
     that does not say its language is in ``main_language`` (default: the most pages').
     With ``vectors`` (every section's code, see ``vectors``), the payload carries them
-    and the model that made them, for hybrid retrieval."""
+    and the model that made them, for hybrid retrieval. ``read_fields``: see
+    ``FieldReader``."""
     sections = list(sections)
     order: dict[str, int] = {}
     for section in sections:
@@ -86,8 +95,9 @@ def build_index(
     # A page is read in its language (its first section's, as ``languages`` records).
     language_of = {section.page: section.language for section in reversed(sections)}
     main = _ordered(list(language_of.values()), main_language)[0]
-    words = {language: analyzer(language or main).words for language in set(language_of.values())}
-    fields = [_section_fields(section, words[language_of[section.page]]) for section in sections]
+    analyzers = {language: analyzer(language or main) for language in set(language_of.values())}
+    read = read_fields or section_fields
+    fields = [read(section, analyzers[language_of[section.page]]) for section in sections]
     for section in sections:
         page_of.append(page_numbers.setdefault(section.page, len(page_numbers)))
         if len(page_titles) < len(page_numbers):
@@ -319,9 +329,10 @@ def _json_size(value: str) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
 
 
-def _section_fields(section: Section, words: Words) -> tuple[list[str], ...]:
-    """A section's terms per field (read by its language's ``words``), in the order of
-    ``SECTION_FIELDS``."""
+def section_fields(section: Section, analyzer: Analyzer) -> tuple[list[str], ...]:
+    """A section's terms per field (read by its language's ``analyzer``), in the order
+    of ``SECTION_FIELDS``."""
+    words = analyzer.words
     return (
         words.terms(section.title),
         words.terms(" ".join(section.keywords)),

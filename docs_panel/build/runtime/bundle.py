@@ -67,7 +67,7 @@ from docs_panel.build.runtime.python_sources import (
     worker_sources,
 )
 from docs_panel.build.runtime.runtime_archive import Runtime, deterministic_zip
-from docs_panel.build.runtime.twins import gzipped, hashed_name, json_bytes, zstd_twin
+from docs_panel.build.runtime.twins import Compress, gzipped, hashed_name, json_bytes, zstd_twin
 from docs_panel.build.runtime.vendor_patches import (
     glue_body,
     micropython_module,
@@ -238,9 +238,12 @@ def runtime_bundle() -> Runtime:
     )
 
 
-def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[str, bytes]:
+def site_files(
+    runtime: Runtime, index_payload: Mapping[str, object], compress: Compress | None = None
+) -> dict[str, bytes]:
     """``runtime``'s files plus the site's own: the index, and the loader and embed.js
-    with the manifests that name it. Pure Python: no Node, no network."""
+    with the manifests that name it, each Zstandard twin made by ``compress`` (default
+    ``twins.zstd_compressed``). Pure Python: no Node, no network."""
     out = dict(runtime.files)
     values = runtime.values
     twins = {kind: list(names) for kind, names in values["loader"]["twins"].items()}
@@ -252,15 +255,15 @@ def site_files(runtime: Runtime, index_payload: Mapping[str, object]) -> dict[st
         if not re.fullmatch(INDEX_PART, name):
             raise ConfigError(f"index part {name} does not fit the loader's rule {INDEX_PART}")
         head["parts"]["files"][key] = name
-        zstd_twin(out, twins, name, data, "application/json", listed=False)
+        zstd_twin(out, twins, name, data, "application/json", listed=False, compress=compress)
     stemmers = stemmer_files(head.get("analyzers", []))
     if stemmers:
         data = json_bytes(stemmers)
         head["stemmers"] = hashed_name("index-stemmers.json", data)
-        zstd_twin(out, twins, head["stemmers"], data, "application/json")
+        zstd_twin(out, twins, head["stemmers"], data, "application/json", compress=compress)
     index = json_bytes(head)
     index_name = hashed_name("index.json", index)
-    zstd_twin(out, twins, index_name, index, "application/json", keep=True)
+    zstd_twin(out, twins, index_name, index, "application/json", keep=True, compress=compress)
     loader = {**values["loader"], "twins": twins, "index": index_name}
     loader_js = filled(runtime.loader, LOADER_MARK, loader)
     # The worker's interpreter module: Pyodide, through the panel's loader.

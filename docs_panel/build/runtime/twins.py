@@ -16,7 +16,8 @@ import gzip
 import hashlib
 import json
 import sys
-from collections.abc import Mapping
+import zlib
+from collections.abc import Callable, Mapping
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -31,6 +32,12 @@ ZSTD_OPTIONS: dict[int, int] = {
     zstd.CompressionParameter.compression_level: 19,
     zstd.CompressionParameter.window_log: 21,
 }
+#: Each twin's method in full (library version, options): what a cache of twins
+#: (``build.reuse_cache``) keys them by beside the bytes.
+ZSTD_METHOD = f"zstd {zstd.zstd_version} {sorted(ZSTD_OPTIONS.items())}"
+GZIP_METHOD = f"gzip {zlib.ZLIB_RUNTIME_VERSION} level 9 mtime 0"
+#: Makes a twin of the bytes given: ``zstd_compressed``, ``gzipped``, or a cache of them.
+Compress = Callable[[bytes], bytes]
 
 
 def hashed_name(name: str, data: bytes) -> str:
@@ -49,10 +56,12 @@ def zstd_twin(
     *,
     keep: bool = False,
     listed: bool = True,
+    compress: Compress | None = None,
 ) -> str:
-    """Put ``name``'s Zstandard twin in ``out`` (and ``name`` itself if ``keep``), listed
-    in ``twins`` under ``content_type`` for the loader unless not ``listed``."""
-    out[name + ".zst"] = zstd.compress(data, options=ZSTD_OPTIONS)
+    """Put ``name``'s Zstandard twin (made by ``compress``, default ``zstd_compressed``) in
+    ``out`` (and ``name`` itself if ``keep``), listed in ``twins`` under ``content_type``
+    for the loader unless not ``listed``."""
+    out[name + ".zst"] = (compress or zstd_compressed)(data)
     if keep:
         out[name] = data
     if listed:
@@ -66,18 +75,28 @@ def json_bytes(values: object) -> bytes:
 
 
 def gzipped(data: bytes) -> bytes:
-    """``data`` gzipped at level 9 with no timestamp, so a rebuild gives the same bytes."""
+    """``data`` gzipped at level 9 with no timestamp (``GZIP_METHOD``), so a rebuild gives
+    the same bytes."""
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
-def with_gzip_twins(files: Mapping[str, bytes]) -> dict[str, bytes]:
-    """Add ``name.gz`` beside each compressible file where gzip actually saves bytes."""
+def zstd_compressed(data: bytes) -> bytes:
+    """``data``'s Zstandard twin (``ZSTD_METHOD``)."""
+    return zstd.compress(data, options=ZSTD_OPTIONS)
+
+
+def with_gzip_twins(
+    files: Mapping[str, bytes], compress: Compress | None = None
+) -> dict[str, bytes]:
+    """Add ``name.gz`` beside each compressible file where gzip (``compress``, default
+    ``gzipped``) actually saves bytes."""
+    compress = compress or gzipped
     out = dict(files)
     for name, data in files.items():
         if name + ".zst" in files or name + ".gz" in files:  # its twin is made already
             continue
         if name.endswith(COMPRESSIBLE) and len(data) >= MIN_GZIP_SIZE:
-            packed = gzipped(data)
+            packed = compress(data)
             if len(packed) < len(data) * 0.9:
                 out[name + ".gz"] = packed
     return out

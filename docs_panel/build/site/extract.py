@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urljoin, urlsplit
 
@@ -274,10 +275,19 @@ def _index_keywords(root: Path, owners: dict[str, str]) -> dict[str, dict[str, N
 
 def _link_target(page: str, href: str) -> str | None:
     """The page key and fragment (``/a/b#x``) an in-site link on ``page`` points at."""
-    parts = urlsplit(urljoin(page, href.strip()))
+    href = href.strip()
+    if href and not href.startswith(("#", "?")):
+        # Resolved against the page's folder: pages of one folder share their links.
+        return _target_from(page.rpartition("/")[0] + "/", href)
+    return _target_from(page, href)
+
+
+@lru_cache(maxsize=1 << 16)
+def _target_from(base: str, href: str) -> str | None:
+    parts = urlsplit(urljoin(base, href))
     if parts.scheme or parts.netloc:
         return None
-    path = unquote(parts.path) if parts.path else unquote(page)
+    path = unquote(parts.path) if parts.path else unquote(base)
     if path.lower().endswith(".md"):  # a Markdown page links to the page it builds to
         path = path[: -len(".md")] + ".html"
     fragment = unquote(parts.fragment)

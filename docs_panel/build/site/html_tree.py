@@ -1,8 +1,10 @@
 """Built HTML as a small tree: parsed once, read and rewritten by the extractor's rules.
 
-The parser is stdlib ``html.parser`` with the few implied end tags that keep
-broken pages sane (an unclosed heading ends at the next block); it never
-raises on bad markup.
+libxml2's HTML parser (through lxml) reads the markup; the tree is built here from
+its start, end and text events with the few implied end tags that keep broken
+pages sane (an unclosed heading ends at the next block). The ``html``, ``head``
+and ``body`` elements libxml2 adds to a fragment are left out, so a fragment stays
+a fragment. It never raises on bad markup.
 
     >>> root = parse("<main><h2 class='x y'>Hi<p>there</main>")
     >>> [(e.tag, e.classes) for e in descendants(root)][1:]
@@ -13,8 +15,16 @@ raises on bad markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+if TYPE_CHECKING:
+    _Target = etree.ParserTarget["Element"]  # the stubs' name for lxml's target protocol
+else:
+    _Target = object
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())  # noqa: SIM905
@@ -58,36 +68,66 @@ class Element:
         return f"<{self.tag} {self.attrs}>"
 
 
-class _TreeBuilder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+#: The elements libxml2 adds to a page that lacks them, and adds again for markup
+#: after ``</html>``: only the first of each that the markup itself opens is kept.
+_DOCUMENT_TAGS = ("html", "head", "body")
+
+
+class _TreeBuilder(_Target):
+    """An lxml parser target: builds ``Element``s from libxml2's events."""
+
+    def __init__(self, written: frozenset[str]) -> None:
         self.root = Element("#document", {})
         self._open = [self.root]
+        self._dropped = {tag for tag in _DOCUMENT_TAGS if tag not in written}
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        if tag in self._dropped:
+            return
+        if tag in _DOCUMENT_TAGS:
+            self._dropped.add(tag)
         while len(self._open) > 1 and tag in _ENDED_BY.get(self._open[-1].tag, ()):
             self._open.pop()
-        element = Element(tag, {name: value or "" for name, value in attrs})
+        element = Element(tag, dict(attrs))
         self._open[-1].children.append(element)
         if tag not in VOID:
             self._open.append(element)
 
-    def handle_endtag(self, tag: str) -> None:
+    def end(self, tag: str) -> None:
         for depth in range(len(self._open) - 1, 0, -1):
             if self._open[depth].tag == tag:
                 del self._open[depth:]
                 return  # an end tag with nothing open to end is ignored, as browsers do
 
-    def handle_data(self, data: str) -> None:
-        self._open[-1].children.append(data)
+    def data(self, data: str) -> None:
+        children = self._open[-1].children
+        if children and isinstance(children[-1], str):
+            children[-1] += data  # libxml2 hands long text over in pieces
+        else:
+            children.append(data)
+
+    def close(self) -> Element:
+        return self.root
+
+
+def _written(html: str) -> frozenset[str]:
+    """Which of ``_DOCUMENT_TAGS`` the markup opens itself."""
+    return frozenset(tag.lower() for tag in _DOCUMENT_TAG.findall(html))
+
+
+_DOCUMENT_TAG = re.compile(r"<(html|head|body)[\s/>]", re.IGNORECASE)
 
 
 def parse(html: str) -> Element:
     """The tree of ``html`` under a ``#document`` root."""
-    builder = _TreeBuilder()
-    builder.feed(html)
-    builder.close()
-    return builder.root
+    builder = _TreeBuilder(_written(html))
+    if not html.strip():
+        return builder.root
+    parser = etree.HTMLParser(
+        target=builder, recover=True, no_network=True, huge_tree=True, remove_comments=True
+    )
+    parser.feed(html)
+    return parser.close()
 
 
 def descendants(root: Element) -> Iterator[Element]:

@@ -24,6 +24,8 @@ from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
+from lxml import etree
+
 from docs_panel.build.runtime.node_cache import digest
 from docs_panel.build.site.markdown_pages import render_markdown
 from docs_panel.build.site.page_sections import PageContent, read_page
@@ -44,9 +46,10 @@ def default_cache() -> Path:
 
 @cache
 def extractor_key() -> str:
-    """A digest of the extractor's source files and the parser's version."""
+    """A digest of the extractor's source files and the parsers' versions."""
     paths = sorted(path for folder in EXTRACTOR_FOLDERS for path in folder.rglob("*.py"))
-    parts = [version("markdown-it-py").encode()]
+    parsers = (version("markdown-it-py"), version("lxml"), etree.LIBXML_VERSION)
+    parts = [repr(parsers).encode()]
     for path in paths:
         parts += [path.name.encode(), path.read_bytes()]
     return digest(*parts)
