@@ -80,6 +80,8 @@ def test_an_address_the_panel_links_stays_on_this_site(address: str) -> None:
 
 @given(ADDRESSES)
 @example(" /a\t/b")
+@example("/?\\")
+@example("/a\\b#c\\d")
 def test_the_products_reading_is_the_browsers(address: str) -> None:
     """Where the rule reads a site path, the browser resolves the raw string to the
     same URL as that reading, on this site."""
