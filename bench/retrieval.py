@@ -316,7 +316,7 @@ def _site(
             else None
         )
         held_out = bool(spec.get("heldout")) or "heldout" in name
-        hybrid_sets.append((name, held_out, cases))
+        hybrid_sets.append((name, held_out, cases, languages))
         label = name + (" (held-out)" if held_out else "")
         ours = score(ranked, wanted)
         theirs = found and score(found, wanted)
@@ -346,7 +346,7 @@ def _site(
                     print(f"    miss {question!r}: want {want}; got {got[:3]}")
     hybrid = {}
     for name in embeddings:
-        from bench.hybrid import MODELS, hybrid_site, with_server
+        from bench.hybrid import hybrid_site, model_named, with_server
 
         hybrid[name] = with_server(
             lambda url, name=name: hybrid_site(
@@ -356,7 +356,7 @@ def _site(
                 hybrid_sets,
                 url,
                 (lambda raw, questions: _in_pyodide(raw, questions, tmp)) if pyodide else None,
-                MODELS[name],
+                model_named(name, e5_variant),
             ),
             name,
             e5_variant,
