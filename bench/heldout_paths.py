@@ -1,0 +1,53 @@
+"""Whether every page and anchor a held-out question set expects is in its installed site.
+
+Usage: python3 bench/heldout_paths.py [bench/questions_heldout_*.json ...]
+
+It reads each set's ``site`` folder and checks that each expected page is a file
+there and each ``anchor`` is an ``id`` (or ``name``) on the first expected page; it prints the
+heading text found at the anchor so a writer can see the question lands where meant.
+It never indexes, ranks or searches anything: the writer of a held-out set must not
+see a ranking.
+"""
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def check(spec_path: Path) -> int:
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    root = Path(spec["site"])
+    bad = 0
+    for case in spec["questions"]:
+        for n, page in enumerate(case["pages"]):
+            file = root / page.lstrip("/")
+            if not file.is_file():
+                print(f"MISSING {spec_path.name}: {page} ({case['q']})")
+                bad += 1
+                continue
+            anchor = case.get("anchor")
+            if not anchor or n:
+                continue
+            text = file.read_text(encoding="utf-8", errors="replace")
+            found = re.search(rf'(?:id|name)="{re.escape(anchor)}"(.{{0,600}})', text, re.S)
+            if not found:
+                print(f"NO ANCHOR {spec_path.name}: {page}#{anchor} ({case['q']})")
+                bad += 1
+                continue
+            heading = html.unescape(re.sub(r"<[^>]+>|\s+", " ", found.group(1)))
+            print(f"  {case['q'][:50]:52} -> {page}#{anchor}: {heading.strip()[:60]}")
+    print(f"{spec_path.name}: {len(spec['questions'])} questions, {bad} problems")
+    return bad
+
+
+def main() -> None:
+    paths = [Path(arg) for arg in sys.argv[1:]] or sorted(HERE.glob("questions_heldout_*.json"))
+    sys.exit(1 if sum(check(path) for path in paths) else 0)
+
+
+if __name__ == "__main__":
+    main()
