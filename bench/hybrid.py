@@ -150,6 +150,14 @@ def hybrid_site(
         rows[set_name] = {
             "n": len(cases),
             **dict(zip(("lexical", "dense", "fused_no_recall", "fused"), scores, strict=True)),
+            # Each question's first wanted page's place (0: not in the 8), to see which
+            # questions meaning rescued or lost.
+            "ranks": {
+                kind: [_rank(r, w) for r, w in zip(ranked, wanted, strict=True)]
+                for kind, ranked in zip(
+                    ("lexical", "dense", "fused"), (lexical, dense, fused), strict=True
+                )
+            },
         }
         for language in sorted(set(languages) - {""}):
             of = [n for n, lang in enumerate(languages) if lang == language]
@@ -227,6 +235,11 @@ def _without_recall(
 
 def _gzip_size(value: object) -> int:
     return len(gzip.compress(json.dumps(value, separators=(",", ":")).encode(), 6, mtime=0))
+
+
+def _rank(ranked: list[str], wanted: list[str]) -> int:
+    pages = list(dict.fromkeys(ranked))
+    return next((n for n, page in enumerate(pages, 1) if page in wanted), 0)
 
 
 def _hits(ranked: list[list[str]], wanted: list[list[str]]) -> tuple[float, float]:

@@ -97,6 +97,12 @@ MANUALS_AND_REFERENCES = {
     "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
     "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
 }
+#: Sites of the sets written by a helper who never tunes (``bench/heldout_sites.md``):
+#: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.
+#: Sites whose languages are top-level folders (``/fr-FR/``) are read with only the
+#: folders their sets ask about and English's, to keep a 26-language site's build short.
+HELDOUT_SETS = sorted(HERE.glob("questions_heldout_*_*.json"))
+LANGUAGE_FOLDERS = {"aptitude": ("en",), "debian_handbook": ("en-US",)}
 GATE = 0.25
 LIMIT = 8
 T = TypeVar("T")
@@ -128,6 +134,36 @@ def _python_slice(tmp: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PYTHON_DOCS / page.lstrip("/"), target)
     return tmp / "slice"
+
+
+def _heldout(name: str) -> Callable[[Path], Path]:
+    """The installed folder of ``name``'s held-out sets, or the part of it they read."""
+    sets = [
+        path for path in HELDOUT_SETS if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+    ]
+    specs = [json.loads(path.read_text(encoding="utf-8")) for path in sets]
+    root = Path(specs[0]["site"])
+    if name not in LANGUAGE_FOLDERS:
+        return lambda _: root
+    folders = {*LANGUAGE_FOLDERS[name]}
+    folders |= {
+        p.lstrip("/").partition("/")[0]
+        for spec in specs
+        for q in spec["questions"]
+        for p in q["pages"]
+    }
+
+    def prepare(tmp: Path) -> Path:
+        for folder in sorted(folders):
+            shutil.copytree(
+                root / folder,
+                tmp / name / folder,
+                ignore=lambda at, names: [n for n in names if "." in n and not n.endswith(".html")],
+                dirs_exist_ok=True,
+            )
+        return tmp / name
+
+    return prepare
 
 
 PYTHON_SETS = (
@@ -171,7 +207,32 @@ SITES = {
             )
             for name, (folder, kinds) in MANUALS_AND_REFERENCES.items()
         ),
+        *(
+            Site(
+                name.replace("_", "-"),
+                tuple(
+                    path.name
+                    for path in HELDOUT_SETS
+                    if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+                ),
+                _heldout(name),
+            )
+            for name in sorted(
+                {
+                    path.stem.removeprefix("questions_heldout_").rpartition("_")[0]
+                    for path in HELDOUT_SETS
+                }
+            )
+        ),
     )
+}
+
+
+HELDOUT_SITES = {
+    name.replace("_", "-")
+    for name in {
+        path.stem.removeprefix("questions_heldout_").rpartition("_")[0] for path in HELDOUT_SETS
+    }
 }
 
 
@@ -208,7 +269,7 @@ def main() -> None:
         default=[
             name
             for name in SITES
-            if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES}
+            if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES, *HELDOUT_SITES}
             or SITES[name].prepare(Path()).is_dir()
         ],
     )
