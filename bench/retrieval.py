@@ -136,10 +136,14 @@ def _python_slice(tmp: Path) -> Path:
     return tmp / "slice"
 
 
-def _heldout(name: str) -> Callable[[Path], Path]:
-    """The installed folder of ``name``'s held-out sets, or the part of it they read."""
+def _heldout(name: str, only: Sequence[str] = ()) -> Callable[[Path], Path]:
+    """The installed folder of ``name``'s held-out sets, or the part of it they (those
+    of them whose file name holds one of ``only``) read."""
     sets = [
-        path for path in HELDOUT_SETS if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+        path
+        for path in HELDOUT_SETS
+        if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+        and (not only or any(part in path.name for part in only))
     ]
     specs = [json.loads(path.read_text(encoding="utf-8")) for path in sets]
     root = Path(specs[0]["site"])
@@ -280,6 +284,13 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list dev questions missed at 3")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
+        "--only-sets",
+        nargs="+",
+        default=(),
+        help="ask only the sets whose file name holds one of these (a held-out site is"
+        " then read with only the language folders they ask about)",
+    )
+    parser.add_argument(
         "--embeddings",
         nargs="*",
         choices=("minilm", "e5"),
@@ -295,8 +306,17 @@ def main() -> None:
         if baseline:
             print(f"baseline: {baseline.version}")
         for name in args.sites:
+            site = SITES[name]
+            if args.only_sets:
+                sets = tuple(n for n in site.sets if any(part in n for part in args.only_sets))
+                prepare = (
+                    _heldout(name.replace("-", "_"), args.only_sets)
+                    if name in HELDOUT_SITES
+                    else site.prepare
+                )
+                site = Site(site.name, sets, prepare)
             figures[name] = _site(
-                SITES[name],
+                site,
                 Path(tmp),
                 baseline,
                 misses=args.misses,
