@@ -175,7 +175,7 @@ def hybrid_site(
         f"  per question: vector parts fetched median {statistics.median(sizes) / 1024:.0f}"
         f" KiB, p95 {statistics.quantiles(sizes, n=20)[-1] / 1024:.0f} KiB (gzip), in"
         f" {statistics.median(count for _, count in fetched):.0f} files (median);"
-        f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, MiniLM in numpy);"
+        f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, {model.name});"
         f" fused search {statistics.median(fuse_ms):.0f} ms p50,"
         f" {statistics.quantiles(fuse_ms, n=20)[-1]:.0f} ms p95 (CPython)"
     )
