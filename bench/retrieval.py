@@ -27,6 +27,8 @@ DocBook XSL manuals and Doxygen references from Debian packages
 Then real docs sites built with their own generators (``GENERATOR_SITES``), when
 built under ``$DOCS_PANEL_GENSITES``. Pages count as one however the site spells
 them (``docs_panel.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
+And the sites of the held-out sets of ``bench/heldout_sites.md`` (``HELDOUT_SITES``),
+written by a helper who never ranks, where they are installed.
 
 Each site has dev sets (used to choose among ranking changes) and held-out
 sets (``"heldout": true`` in the file; written before the ranking changes they
@@ -232,11 +234,12 @@ SITES = {
 }
 
 
+#: Each held-out site's installed folder, by site name.
 HELDOUT_SITES = {
-    name.replace("_", "-")
-    for name in {
-        path.stem.removeprefix("questions_heldout_").rpartition("_")[0] for path in HELDOUT_SETS
-    }
+    path.stem.removeprefix("questions_heldout_").rpartition("_")[0].replace("_", "-"): Path(
+        json.loads(path.read_text(encoding="utf-8"))["site"]
+    )
+    for path in HELDOUT_SETS
 }
 
 
@@ -274,7 +277,8 @@ def main() -> None:
             name
             for name in SITES
             if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES, *HELDOUT_SITES}
-            or SITES[name].prepare(Path()).is_dir()
+            # A held-out site's prepare copies folders: ask whether it is installed.
+            or (HELDOUT_SITES.get(name) or SITES[name].prepare(Path())).is_dir()
         ],
     )
     parser.add_argument("--pagefind", type=Path, help="the pagefind binary (baseline)")
