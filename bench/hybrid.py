@@ -41,7 +41,7 @@ from docs_panel.build.site.embeddings import (
     VectorCache,
     embed_sections,
 )
-from docs_panel.core import dense_recall
+from docs_panel.core import dense_recall, docs_index
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.embedding_roles import NO_ROLE, Role
@@ -224,12 +224,17 @@ def _without_recall(
     if index is None:
         _UNRECALLED.clear()
         index = _UNRECALLED[id(payload)] = load_index(json.loads(json.dumps(payload)))
-    kept, dense_recall.RECALL_PAGES = dense_recall.RECALL_PAGES, 0
+    # The ranking imports RECALL_PAGES by name, so it is turned off where it is read.
+    users = [m for m in (dense_recall, docs_index) if hasattr(m, "RECALL_PAGES")]
+    kept = [m.RECALL_PAGES for m in users]
     try:
+        for module in users:
+            module.RECALL_PAGES = 0
         index._last.clear()
         hits = index.search(question, language=language, question_vector=vector)
     finally:
-        dense_recall.RECALL_PAGES = kept
+        for module, value in zip(users, kept, strict=True):
+            module.RECALL_PAGES = value
     return [page_key(h.section.page) for h in hits]
 
 
