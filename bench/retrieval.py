@@ -27,6 +27,8 @@ DocBook XSL manuals and Doxygen references from Debian packages
 Then real docs sites built with their own generators (``GENERATOR_SITES``), when
 built under ``$DOCS_PANEL_GENSITES``. Pages count as one however the site spells
 them (``docs_panel.core.addresses.page_key``: ``/x/``, ``/x/index.html``, ``/x``).
+And the sites of the held-out sets of ``bench/heldout_sites.md`` (``HELDOUT_SITES``),
+written by a helper who never ranks, where they are installed.
 
 Each site has dev sets (used to choose among ranking changes) and held-out
 sets (``"heldout": true`` in the file; written before the ranking changes they
@@ -97,6 +99,12 @@ MANUALS_AND_REFERENCES = {
     "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
     "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
 }
+#: Sites of the sets written by a helper who never tunes (``bench/heldout_sites.md``):
+#: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.
+#: Sites whose languages are top-level folders (``/fr-FR/``) are read with only the
+#: folders their sets ask about and English's, to keep a 26-language site's build short.
+HELDOUT_SETS = sorted(HERE.glob("questions_heldout_*_*.json"))
+LANGUAGE_FOLDERS = {"aptitude": ("en",), "debian_handbook": ("en-US",)}
 GATE = 0.25
 LIMIT = 8
 T = TypeVar("T")
@@ -128,6 +136,40 @@ def _python_slice(tmp: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PYTHON_DOCS / page.lstrip("/"), target)
     return tmp / "slice"
+
+
+def _heldout(name: str, only: Sequence[str] = ()) -> Callable[[Path], Path]:
+    """The installed folder of ``name``'s held-out sets, or the part of it they (those
+    of them whose file name holds one of ``only``) read."""
+    sets = [
+        path
+        for path in HELDOUT_SETS
+        if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+        and (not only or any(part in path.name for part in only))
+    ]
+    specs = [json.loads(path.read_text(encoding="utf-8")) for path in sets]
+    root = Path(specs[0]["site"])
+    if name not in LANGUAGE_FOLDERS:
+        return lambda _: root
+    folders = {*LANGUAGE_FOLDERS[name]}
+    folders |= {
+        p.lstrip("/").partition("/")[0]
+        for spec in specs
+        for q in spec["questions"]
+        for p in q["pages"]
+    }
+
+    def prepare(tmp: Path) -> Path:
+        for folder in sorted(folders):
+            shutil.copytree(
+                root / folder,
+                tmp / name / folder,
+                ignore=lambda at, names: [n for n in names if "." in n and not n.endswith(".html")],
+                dirs_exist_ok=True,
+            )
+        return tmp / name
+
+    return prepare
 
 
 PYTHON_SETS = (
@@ -171,7 +213,33 @@ SITES = {
             )
             for name, (folder, kinds) in MANUALS_AND_REFERENCES.items()
         ),
+        *(
+            Site(
+                name.replace("_", "-"),
+                tuple(
+                    path.name
+                    for path in HELDOUT_SETS
+                    if path.stem.rpartition("_")[0] == f"questions_heldout_{name}"
+                ),
+                _heldout(name),
+            )
+            for name in sorted(
+                {
+                    path.stem.removeprefix("questions_heldout_").rpartition("_")[0]
+                    for path in HELDOUT_SETS
+                }
+            )
+        ),
     )
+}
+
+
+#: Each held-out site's installed folder, by site name.
+HELDOUT_SITES = {
+    path.stem.removeprefix("questions_heldout_").rpartition("_")[0].replace("_", "-"): Path(
+        json.loads(path.read_text(encoding="utf-8"))["site"]
+    )
+    for path in HELDOUT_SETS
 }
 
 
@@ -208,8 +276,9 @@ def main() -> None:
         default=[
             name
             for name in SITES
-            if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES}
-            or SITES[name].prepare(Path()).is_dir()
+            if name not in {*GENERATOR_SITES, *MANUALS_AND_REFERENCES, *HELDOUT_SITES}
+            # A held-out site's prepare copies folders: ask whether it is installed.
+            or (HELDOUT_SITES.get(name) or SITES[name].prepare(Path())).is_dir()
         ],
     )
     parser.add_argument("--pagefind", type=Path, help="the pagefind binary (baseline)")
@@ -218,6 +287,13 @@ def main() -> None:
     )
     parser.add_argument("--misses", action="store_true", help="list dev questions missed at 3")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--only-sets",
+        nargs="+",
+        default=(),
+        help="ask only the sets whose file name holds one of these (a held-out site is"
+        " then read with only the language folders they ask about)",
+    )
     parser.add_argument(
         "--embeddings",
         nargs="*",
@@ -234,8 +310,17 @@ def main() -> None:
         if baseline:
             print(f"baseline: {baseline.version}")
         for name in args.sites:
+            site = SITES[name]
+            if args.only_sets:
+                sets = tuple(n for n in site.sets if any(part in n for part in args.only_sets))
+                prepare = (
+                    _heldout(name.replace("-", "_"), args.only_sets)
+                    if name in HELDOUT_SITES
+                    else site.prepare
+                )
+                site = Site(site.name, sets, prepare)
             figures[name] = _site(
-                SITES[name],
+                site,
                 Path(tmp),
                 baseline,
                 misses=args.misses,
@@ -316,7 +401,7 @@ def _site(
             else None
         )
         held_out = bool(spec.get("heldout")) or "heldout" in name
-        hybrid_sets.append((name, held_out, cases))
+        hybrid_sets.append((name, held_out, cases, languages))
         label = name + (" (held-out)" if held_out else "")
         ours = score(ranked, wanted)
         theirs = found and score(found, wanted)
@@ -346,7 +431,7 @@ def _site(
                     print(f"    miss {question!r}: want {want}; got {got[:3]}")
     hybrid = {}
     for name in embeddings:
-        from bench.hybrid import MODELS, hybrid_site, with_server
+        from bench.hybrid import hybrid_site, model_named, with_server
 
         hybrid[name] = with_server(
             lambda url, name=name: hybrid_site(
@@ -356,7 +441,7 @@ def _site(
                 hybrid_sets,
                 url,
                 (lambda raw, questions: _in_pyodide(raw, questions, tmp)) if pyodide else None,
-                MODELS[name],
+                model_named(name, e5_variant),
             ),
             name,
             e5_variant,
