@@ -275,6 +275,19 @@ class DocsIndex:
             self._page_keys.update(map(page_key, self._page_paths))
         return page_key(path) in self._page_keys
 
+    def reader_language(self, declared: str, path: str) -> str:
+        """The language a reader on the page ``path`` reads: the one its ``<html lang>``
+        declared, else the one the build read that page in (a site whose languages are
+        only folders), else "" (the site's main language)."""
+        if declared or not self.has_page(path):
+            return declared
+        page = self._page_numbers.get(path)
+        if page is None:
+            key = page_key(path)
+            page = next(n for n, other in enumerate(self._page_paths) if page_key(other) == key)
+        language = self._page_language[page]
+        return self._languages[language] if language else ""  # the main one is ""
+
     def __len__(self) -> int:
         return len(self._page_of)
 

@@ -119,7 +119,7 @@ class Tab:
         self, config: Config, index: DocsIndex, page_url: str, index_url: str, language: str = ""
     ) -> None:
         page = urlsplit(page_url)
-        self.language = language  # the page's <html lang>: answers come from pages in it
+        self.language = language  # the reader's page's language: answers come from pages in it
         self.config = config
         self.index = index
         self.index_url = index_url  # a split index's parts lie beside it
@@ -157,7 +157,8 @@ class Tab:
         if isinstance(stemmers, str):  # the Snowball stemmers of the site's languages
             add_stemmers(await _fetch_json(urljoin(index_url, stemmers)))
         index = load_index(payload)
-        tab = Tab(parsed.config, index, page_url, index_url, page_language)
+        language = index.reader_language(page_language, urlsplit(page_url).path)
+        tab = Tab(parsed.config, index, page_url, index_url, language)
         chosen = decide(parsed.config.history, consent)
         tab.record = chosen.record
         return tab, {

@@ -1,14 +1,17 @@
 """Site-wide decisions on pages: one address per page, its language, one copy of it.
 
 (``docs_panel.core.addresses`` says which addresses name one page.)
-- ``language_of``: ``<html lang>``, else the site's path convention (a first
-  segment such as ``/fr/`` in front of a page the site also has without it).
+- ``languages_by_path``: ``<html lang>``, else the site's path convention (a first
+  segment such as ``/fr/`` in front of a page the site also has without it, or
+  beside the same page under another language's folder).
 - ``current_versions``: versioned copies (``/docs/next/x`` beside ``/docs/x``,
   ``/en/stable/`` beside ``/en/latest/``, ``/1.2/`` beside ``/latest/``) and the
   one version to keep of each family.
 
     >>> languages_by_path({"/a.html": "", "/fr/a.html": "", "/b.html": "de"})
     {'/a.html': '', '/fr/a.html': 'fr', '/b.html': 'de'}
+    >>> languages_by_path({"/en-US/a.html": "", "/zh-CN/a.html": "", "/api/a.html": ""})
+    {'/en-US/a.html': 'en-us', '/zh-CN/a.html': 'zh-cn', '/api/a.html': ''}
 """
 
 from __future__ import annotations
@@ -24,17 +27,31 @@ from docs_panel.core.addresses import normal_language, page_key
 def languages_by_path(declared: Mapping[str, str]) -> dict[str, str]:
     """Each page's language: the one its ``<html lang>`` declared (``declared``,
     "" where none), else a first segment that is a language tag in front of a page
-    the site also has without that segment (``/fr/guide.html`` beside ``/guide.html``)."""
+    the site also has without that segment (``/fr/guide.html`` beside ``/guide.html``)
+    or under another language tag (``/ja-JP/guide.html`` beside ``/en-US/guide.html``,
+    a site whose every language is a folder)."""
     keys = {page_key(address) for address in declared}
+    tags_of: dict[str, set[str]] = defaultdict(set)  # a page's rest → its tag folders
+    for address in declared:
+        first, _, rest = address.lstrip("/").partition("/")
+        if rest and _folder_language(first):
+            tags_of[page_key("/" + rest)].add(_folder_language(first))
     found = {}
     for address, language in declared.items():
         if not language:
             first, _, rest = address.lstrip("/").partition("/")
-            tag = normal_language(first)
-            if tag and rest and page_key("/" + rest) in keys:
+            tag, rest_key = _folder_language(first), page_key("/" + rest)
+            if tag and rest and (rest_key in keys or len(tags_of[rest_key]) > 1):
                 language = tag
         found[address] = language
     return found
+
+
+def _folder_language(segment: str) -> str:
+    """The language a folder name gives, when it is a tag with a two-letter language
+    (``fr``, ``zh-CN``, ``pt_BR``): three-letter folders are ``api``, ``cli``, ``faq``."""
+    tag = normal_language(segment)
+    return tag if len(tag.partition("-")[0]) == 2 else ""
 
 
 def main_language(languages: Mapping[str, str]) -> str:

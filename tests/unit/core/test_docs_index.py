@@ -414,6 +414,25 @@ def test_a_reader_gets_pages_in_their_language_else_the_main_ones() -> None:
     assert index.lookup("/fr/guide/retry.html").language == "fr"  # type: ignore[union-attr]
 
 
+def test_a_reader_on_a_page_that_declares_no_language_reads_the_pages_language() -> None:
+    """A page with no ``<html lang>`` on a site whose languages are folders: the reader
+    reads the language the build read that page in, so a Chinese reader's question is
+    cut and answered as Chinese."""
+    sections = [
+        Section("/en-US/apt.html", "APT", "APT", "Install packages with apt.", language="en-us"),
+        Section("/zh-CN/apt.html", "APT", "APT", "使用 apt 安装软件包。", language="zh-cn"),
+    ]
+    index = load_index(json.loads(json.dumps(build_index(sections, "en-us"))))
+    assert index.reader_language("", "/zh-CN/apt.html") == "zh-cn"
+    assert index.reader_language("", "/en-US/apt.html") == ""  # the main language
+    assert index.reader_language("fr", "/zh-CN/apt.html") == "fr"  # what the page declared
+    assert index.reader_language("", "/elsewhere.html") == ""
+    language = index.reader_language("", "/zh-CN/apt.html")
+    assert [hit.section.page for hit in index.search("怎么安装软件包", language=language)] == [
+        "/zh-CN/apt.html"
+    ]
+
+
 def test_release_notes_are_known_by_path_or_a_versioned_post() -> None:
     from docs_panel.build.index_build import release_notes
 
