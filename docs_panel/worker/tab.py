@@ -21,6 +21,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -183,7 +184,26 @@ class Tab:
     def _view(self, conversation: Conversation | None) -> object:
         return conversation_view(conversation, self.index, self.origin)
 
-    def restore(self, history: str | None, session: str | None, private: str | None) -> Reply:
+    async def _add_parts(self, keys: Iterable[str]) -> None:
+        """Fetch the index parts ``keys`` (beside the index) and add them to it."""
+        keys = list(keys)
+        files = [urljoin(self.index_url, self.index.part_file(key)) for key in keys]
+        payloads = await asyncio.gather(*map(_fetch_json, files))
+        for key, payload in zip(keys, payloads, strict=True):
+            self.index.add_part(key, payload)
+
+    async def _shown(self, conversation: Conversation | None) -> object:
+        """``conversation``'s view, once the index parts holding its result pages' titles
+        are in (a split index sends a page's title with the page's text)."""
+        if conversation is not None:
+            addresses = [item.address for turn in conversation.turns for item in turn.results]
+            try:
+                await self._add_parts(self.index.parts_needed("", addresses=addresses))
+            except Exception as error:  # a part that cannot come costs subtitles, not the view
+                js.console.warn(f"docs-panel: page titles not loaded: {error}")
+        return self._view(conversation)
+
+    async def restore(self, history: str | None, session: str | None, private: str | None) -> Reply:
         """At start-up: the conversation this tab goes on with, if it is its own (from
         the archive, or this tab's ``private`` copy)."""
         loaded = load_archive(history)
@@ -204,7 +224,7 @@ class Tab:
         return {
             "adopted": adopts(left),
             "private": self.private,
-            "conversation": self._view(self.conversation),
+            "conversation": await self._shown(self.conversation),
             "session": self._session(),
             # An older schema or skipped garbage: store the archive in today's form.
             "rewrite": loaded.needs_rewrite,
@@ -248,10 +268,7 @@ class Tab:
                 continue
             if not isinstance(plan, NeedParts):
                 break
-            files = [urljoin(self.index_url, self.index.part_file(key)) for key in plan.keys]
-            payloads = await asyncio.gather(*map(_fetch_json, files))
-            for key, payload in zip(plan.keys, payloads, strict=True):
-                self.index.add_part(key, payload)
+            await self._add_parts(plan.keys)
         if self.conversation is None:
             self.conversation = self._new_conversation()
         self.retrieved[str(asked_at)] = tuple(hit.section.address for hit in plan.hits)
@@ -494,12 +511,12 @@ class Tab:
         rows = [history_row(row, now=now) for row in matching(self.listed, query)]
         return {"rows": rows, "current": self.conversation.id if self.conversation else None}
 
-    def open_conversation(self, history: str | None, id: str) -> Reply:
+    async def open_conversation(self, history: str | None, id: str) -> Reply:
         """Switch this tab to a stored conversation; the reader carries on in it."""
         found = load_archive(history).archive.find(id)
         if found is not None:
             self.conversation, self.private = found, False
-        return {"conversation": self._view(found), "session": self._session()}
+        return {"conversation": await self._shown(found), "session": self._session()}
 
     def new_chat(self) -> Reply:
         """Start afresh; the old conversation stays in the archive."""

@@ -97,7 +97,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     assert started.record is True and "not_asked" in started.reasons
     assert started.errors == ['docsPanel.gat: unknown key; did you mean "gate"?']
 
-    assert reply("restore", tab.restore(None, None, None)).conversation is None
+    assert reply("restore", run(tab.restore(None, None, None))).conversation is None
     question = "how do I retry? token=ghp_FAKE0123456789abcdefghijklmnopqrstuv"
     fetched.clear()
     asked = reply("ask", run(tab.ask(question, "", "", "")))
@@ -112,7 +112,7 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     assert listing.current == row.id and row.when_unit == "second"
     assert reply("check_regressed", tab.check_regressed(stored)).regressed is False
     assert reply("new_chat", tab.new_chat()).session == json.dumps({"id": None, "left": False})
-    opened = reply("open_conversation", tab.open_conversation(stored, row.id))
+    opened = reply("open_conversation", run(tab.open_conversation(stored, row.id)))
     assert opened.conversation.turns[0].status == "results"
     assert opened.conversation.docs_changed is False
 
@@ -121,6 +121,35 @@ def test_a_conversation_through_every_call(tab_module: Any) -> None:
     assert reply("delete_all", tab.delete_all()).session
     assert reply("normalize", tab.normalize(stored)).value is None
     assert "hunter2" not in reply("redact", tab.redact("password=hunter2hunter2")).text
+
+
+def test_a_restored_conversation_shows_its_result_pages_titles(tab_module: Any) -> None:
+    """A split index sends a page's title with its text: a conversation restored or
+    opened in a new tab fetches those parts, so its result rows keep their pages."""
+    config = json.dumps({"chat": False})
+    tab, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    asked = reply("ask", run(tab.ask("retry a job", "", "", "")))
+    shown = {item.address: item.page for item in asked.turn.results}
+    assert shown["/api/jobs.html#retry"] == "Jobs API"
+    stored = reply("save", tab.save(None, False)).value
+    [row] = reply("conversations", tab.conversations(stored, "")).rows
+    session = json.dumps({"id": row.id, "left": True})
+
+    again, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    restored = reply("restore", run(again.restore(stored, session, None))).conversation
+    assert {item.address: item.page for item in restored.turns[0].results} == shown
+    fresh, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+    opened = reply("open_conversation", run(fresh.open_conversation(stored, row.id)))
+    assert {item.address: item.page for item in opened.conversation.turns[0].results} == shown
+
+    missing.update(f"/index-{key}.json" for key in PARTS if key.startswith("text"))
+    try:  # a part that cannot come costs the subtitles, not the conversation
+        last, _ = run(tab_module.Tab.start(config, "/index.json", PAGE, "en", None))
+        opened = reply("open_conversation", run(last.open_conversation(stored, row.id)))
+        assert all(item.page == "" for item in opened.conversation.turns[0].results)
+        assert tab_module.warnings
+    finally:
+        missing.clear()
 
 
 def test_a_streamed_answer_finishes_as_its_lifecycle_says(tab_module: Any) -> None:
@@ -240,7 +269,7 @@ def test_a_private_conversation_stays_out_of_the_archive(tab_module: Any) -> Non
     conversation_id = json.loads(copy)["conversations"][0]["id"]
     left = json.dumps({"id": conversation_id, "left": True})
     again, _ = run(tab_module.Tab.start('{"chat": false}', "/index.json", PAGE, "en", None))
-    restored = reply("restore", again.restore(None, left, copy))
+    restored = reply("restore", run(again.restore(None, left, copy)))
     assert restored.private is True and restored.conversation.id == conversation_id
     assert reply("save", again.save(None, False)).value is None
     reply("new_chat", again.new_chat())
