@@ -17,7 +17,6 @@ PACKAGE = ROOT / "docs_panel"
 PROJECT_WIDE = {
     "test_contract.py",
     "test_docs_pages.py",
-    "test_docs_panel_command.py",
     "test_micropython.py",
     "test_one_home.py",
     "test_redact_home.py",
