@@ -26,6 +26,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 
 from docs_panel.build.cli import build
 from docs_panel.build.site.head_tag import panel_head, site_config
+from docs_panel.build.site.page_reading import default_cache
 from docs_panel.packaged import packaged_runtime
 from docs_panel.portable.errors import WidgetError
 
@@ -60,7 +61,12 @@ class DocsPanelPlugin(BasePlugin[DocsPanelConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         try:
-            report = build(Path(config.site_dir), base=_base(config), runtime=packaged_runtime())
+            report = build(
+                Path(config.site_dir),
+                base=_base(config),
+                runtime=packaged_runtime(),
+                page_cache=default_cache(),
+            )
         except WidgetError as err:
             raise PluginError(f"docs-panel: {err}") from err
         _logger.info(report.summary())

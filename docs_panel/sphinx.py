@@ -22,6 +22,7 @@ from sphinx.util import logging
 
 from docs_panel.build.cli import build
 from docs_panel.build.site.head_tag import panel_head, site_config
+from docs_panel.build.site.page_reading import default_cache
 from docs_panel.packaged import packaged_runtime
 from docs_panel.portable.errors import WidgetError
 
@@ -62,7 +63,12 @@ def _bundle(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in BUILDERS:
         return
     try:
-        report = build(Path(app.outdir), base=_base(app.config), runtime=packaged_runtime())
+        report = build(
+            Path(app.outdir),
+            base=_base(app.config),
+            runtime=packaged_runtime(),
+            page_cache=default_cache(),
+        )
     except WidgetError as err:
         raise ExtensionError(f"docs-panel: {err}") from err
     _logger.info(report.summary())

@@ -4,9 +4,11 @@ no node on PATH; then the built site's panel answers in Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,10 +78,22 @@ def built(
     generator: Generator = request.param
     work = tmp_path_factory.mktemp(generator.name)
     shutil.copytree(PROJECTS / generator.name, work / "project")
+    kept = cached_pages(installed)
     status, output = generator.build(installed, work / "project", work / "site")
     assert status == 0, output
     assert "sections from 3 pages" in output  # the build's summary, in the generator's log
+    # The next build re-reads only changed pages, as `docs-panel build` does.
+    assert cached_pages(installed) > kept
     return generator, work / "site"
+
+
+def cached_pages(installed: Installed) -> int:
+    """How many pages' extractions the build's page cache keeps in the venv's home."""
+    cache = installed.home / ".cache" / "docs-panel" / "pages.sqlite3"
+    if not cache.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(cache)) as db:
+        return int(db.execute("SELECT count(*) FROM pages").fetchone()[0])
 
 
 def test_every_page_carries_the_panel_and_its_config(built: tuple[Generator, Path]) -> None:
