@@ -256,7 +256,8 @@ class DocsIndex:
     # texts the hits need, and the search that follows does not rank again.
     _last: dict[tuple[str, str | None, int, str], Ranking] = field(default_factory=dict, repr=False)
     _visible: dict[str, frozenset[int] | None] = field(default_factory=dict, repr=False)
-    _page_keys: set[str] = field(default_factory=set, repr=False)  # made on first need
+    # Each page by its page key (``addresses.page_key``): made on first need.
+    _by_page_key: dict[str, int] = field(default_factory=dict, repr=False)
 
     def lookup(self, address: str) -> Section | None:
         """The section at ``address`` ("/page.html#anchor"), if the index has it (on a
@@ -269,22 +270,24 @@ class DocsIndex:
     def has_page(self, path: str) -> bool:
         """Whether the page ``path`` (an address without anchor) is in the index, however
         the site spells it (``/docs/install``, ``/docs/install/``, ``…/index.html``)."""
+        return self._page_number(path) is not None
+
+    def _page_number(self, path: str) -> int | None:
+        """The number of the page ``path`` names, however the site spells it."""
         if path in self._page_numbers or "#" in path:
-            return path in self._page_numbers
-        if not self._page_keys:
-            self._page_keys.update(map(page_key, self._page_paths))
-        return page_key(path) in self._page_keys
+            return self._page_numbers.get(path)
+        if not self._by_page_key:
+            for number, other in enumerate(self._page_paths):
+                self._by_page_key.setdefault(page_key(other), number)
+        return self._by_page_key.get(page_key(path))
 
     def reader_language(self, declared: str, path: str) -> str:
         """The language a reader on the page ``path`` reads: the one its ``<html lang>``
         declared, else the one the build read that page in (a site whose languages are
         only folders), else "" (the site's main language)."""
-        if declared or not self.has_page(path):
-            return declared
-        page = self._page_numbers.get(path)
+        page = None if declared else self._page_number(path)
         if page is None:
-            key = page_key(path)
-            page = next(n for n, other in enumerate(self._page_paths) if page_key(other) == key)
+            return declared
         language = self._page_language[page]
         return self._languages[language] if language else ""  # the main one is ""
 

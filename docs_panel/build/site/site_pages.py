@@ -34,8 +34,9 @@ def languages_by_path(declared: Mapping[str, str]) -> dict[str, str]:
     tags_of: dict[str, set[str]] = defaultdict(set)  # a page's rest → its tag folders
     for address in declared:
         first, _, rest = address.lstrip("/").partition("/")
-        if rest and _folder_language(first):
-            tags_of[page_key("/" + rest)].add(_folder_language(first))
+        tag = _folder_language(first)
+        if rest and tag:
+            tags_of[page_key("/" + rest)].add(tag)
     found = {}
     for address, language in declared.items():
         if not language:
