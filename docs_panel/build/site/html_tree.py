@@ -71,6 +71,7 @@ class Element:
 #: The elements libxml2 adds to a page that lacks them, and adds again for markup
 #: after ``</html>``: only the first of each that the markup itself opens is kept.
 _DOCUMENT_TAGS = ("html", "head", "body")
+_DOCUMENT_TAG = re.compile(r"<(html|head|body)[\s/>]", re.IGNORECASE)
 
 
 class _TreeBuilder(_Target):
@@ -113,9 +114,6 @@ class _TreeBuilder(_Target):
 def _written(html: str) -> frozenset[str]:
     """Which of ``_DOCUMENT_TAGS`` the markup opens itself."""
     return frozenset(tag.lower() for tag in _DOCUMENT_TAG.findall(html))
-
-
-_DOCUMENT_TAG = re.compile(r"<(html|head|body)[\s/>]", re.IGNORECASE)
 
 
 def parse(html: str) -> Element:
