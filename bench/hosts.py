@@ -1,9 +1,11 @@
 """The sites the load benchmark opens, and the hosts that serve them.
 
-Three sites: the demo (``site_demo``, answers from the demo endpoint), the
-whole Python docs (Debian's ``python3.11-doc``, about 500 pages) and the
+Four sites: the demo (``site_demo``, answers from the demo endpoint), the
+whole Python docs (Debian's ``python3.11-doc``, about 500 pages), the
 pandas API reference (``python-pandas-doc``, Sphinx + pydata theme, about
-4,100 pages), each large one behind one host page. Each is
+4,100 pages) and ``pandas-x5``, five marked copies of it (about 20,600 files,
+``bench.scale.make_site``: no real docs site that large is at hand), each large
+one behind one host page. Each is
 served twice: by a host that gzips (the ``.gz`` twins, gzip on the fly for
 pages) and by one that sends every file as it is. Every host counts the body
 bytes it sends, so "bytes on the wire" includes the worker's requests and
@@ -28,11 +30,14 @@ from docs_panel.build.serve import CHAT_PATH, StaticHandler, make_server
 PYTHON_DOCS = Path("/usr/share/doc/python3.11/html")
 PANDAS_DOCS = Path("/usr/share/doc/python-pandas-doc/html")
 #: The built docs behind a host page, by site name.
-FOLDERS = {"pydocs": PYTHON_DOCS, "pandas": PANDAS_DOCS}
+FOLDERS = {"pydocs": PYTHON_DOCS, "pandas": PANDAS_DOCS, "pandas-x5": PANDAS_DOCS}
+#: Sites made of marked copies of a folder's pages: how many copies.
+COPIES = {"pandas-x5": 5}
 QUESTIONS = {
     "demo": "How do I retry a job that failed?",
     "pydocs": "How do I parse a JSON string into a dict?",
     "pandas": "How do I read a CSV file into a DataFrame?",
+    "pandas-x5": "How do I read a CSV file into a DataFrame?",
 }
 
 
@@ -54,7 +59,13 @@ def build_site(name: str, tmp: Path) -> Site:
         page = "/"
     elif name in FOLDERS:
         root.mkdir(parents=True)
-        report = build(FOLDERS[name], root / PANEL_FOLDER)
+        source = FOLDERS[name]
+        if name in COPIES:
+            from bench.scale import make_site, pages_of  # scale imports this module
+
+            make_site(source, pages_of(source), tmp / f"{name}-copies", COPIES[name])
+            source = tmp / f"{name}-copies"
+        report = build(source, root / PANEL_FOLDER)
         page = "/index.html"
         (root / "index.html").write_text(
             '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>'

@@ -14,7 +14,9 @@ For each site (the demo; the whole Python docs), host (one that gzips, one that
 sends files as they are), network (loopback; Chrome's "Fast 4G") and visit
 (cold: a fresh browser profile; warm: a new tab of the same profile, so the
 HTTP cache is warm and nothing is restored), a reader loads the page, clicks
-the launcher, asks at once and reads the answer from the demo endpoint. The
+the launcher, asks at once and reads the answer from the demo endpoint. Each
+run visits every site in turn (A B A B …), so the machine's load falls on all
+of them alike. The
 table gives the median (min-max) over the runs of: click → usable composer,
 click → first answer text, bytes on the wire for the whole visit (the
 worker's requests included), the longest main-thread task and the total
@@ -38,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -68,34 +71,50 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def run_matrix(browser: Browser, site: Site, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Every host and network for ``site``, ``args.runs`` cold + warm visits each."""
+def run_matrix(
+    browser: Browser, sites: list[Site], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """Every site, host and network, ``args.runs`` cold + warm visits each. Each run
+    visits every site in turn, so what other work loads the machine falls on all
+    the sites alike and their figures compare side by side."""
+    cells = [
+        (site, host_name, network_name)
+        for site in sites
+        for host_name in args.hosts
+        for network_name in args.networks
+    ]
+    runs: dict[tuple[str, str, str], dict[str, list[dict[str, Any]]]] = {
+        (site.name, host, network): {"cold": [], "warm": []} for site, host, network in cells
+    }
+    with ExitStack() as stack:
+        hosts = {
+            (site.name, name): stack.enter_context(Host(site, compress=HOSTS[name]))
+            for site in sites
+            for name in args.hosts
+        }
+        for number in range(args.runs):
+            for site, host_name, network_name in cells:
+                context = browser.new_context()
+                context.add_init_script(PROBE)
+                if args.preload:
+                    context.add_init_script(f"({PRELOAD})({json.dumps(args.preload)})")
+                visits = runs[(site.name, host_name, network_name)]
+                for done in visits.values():  # cold first: a fresh profile; then a new tab
+                    host = hosts[(site.name, host_name)]
+                    network = NETWORKS[network_name]
+                    done.append(visit(context, host, network, site.question, args.hover_ms))
+                context.close()
+            print(f"run {number + 1} of {args.runs} done", flush=True)
     rows = []
-    for host_name in args.hosts:
-        with Host(site, compress=HOSTS[host_name]) as host:
-            for network_name in args.networks:
-                runs: dict[str, list[dict[str, Any]]] = {"cold": [], "warm": []}
-                for _ in range(args.runs):
-                    context = browser.new_context()
-                    context.add_init_script(PROBE)
-                    if args.preload:
-                        context.add_init_script(f"({PRELOAD})({json.dumps(args.preload)})")
-                    for kind in runs:  # cold first: a fresh profile; then a new tab of it
-                        runs[kind].append(
-                            visit(
-                                context, host, NETWORKS[network_name], site.question, args.hover_ms
-                            )
-                        )
-                    context.close()
-                for kind, visits in runs.items():
-                    row = {"site": site.name, "host": host_name, "network": network_name}
-                    row |= {"visit": kind, "runs": visits}
-                    row["figures"] = {
-                        key: summary([v["figures"][key] for v in visits])
-                        for key in visits[0]["figures"]
-                    }
-                    rows.append(row)
-                    print(format_row(row, None), flush=True)
+    for (site_name, host_name, network_name), visits_by_kind in runs.items():
+        for kind, visits in visits_by_kind.items():
+            row = {"site": site_name, "host": host_name, "network": network_name}
+            row |= {"visit": kind, "runs": visits}
+            row["figures"] = {
+                key: summary([v["figures"][key] for v in visits]) for key in visits[0]["figures"]
+            }
+            rows.append(row)
+            print(format_row(row, None), flush=True)
     return rows
 
 
@@ -193,13 +212,16 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        sites = []
         for name in args.sites:
             site = build_site(name, Path(tmp))
             result["sites"][name] = {"pages": site.pages, "sections": site.sections}
             result["sites"][name] |= bundle_sizes(site)
             print(f"{name}: {site.pages} pages, {site.sections} sections", flush=True)
-            result["rows"] += run_matrix(browser, site, args)
-            if name == "demo" and not args.no_history:
+            sites.append(site)
+        result["rows"] += run_matrix(browser, sites, args)
+        for site in sites:
+            if site.name == "demo" and not args.no_history:
                 with Host(site, compress=True) as host:
                     base = host.url.rsplit("/", 1)[0] + "/"
                     result["history_write"] = history_write_figures(browser, site.root, base, 20)
