@@ -103,6 +103,7 @@ MANUALS_AND_REFERENCES = {
 #: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.
 #: Sites whose languages are top-level folders (``/fr-FR/``) are read with only the
 #: folders their sets ask about and English's, to keep a 26-language site's build short.
+#: A translated site's ``_en`` set holds its other sets' English twins (``twin_of``).
 HELDOUT_SETS = sorted(HERE.glob("questions_heldout_*_*.json"))
 LANGUAGE_FOLDERS = {"aptitude": ("en",), "debian_handbook": ("en-US",)}
 GATE = 0.25
@@ -376,6 +377,13 @@ def _site(
             for case, (_, want) in zip(spec["questions"], cases, strict=True)
             if want
         ]
+        # An English twin is reported beside its source language's figure on the same needs.
+        row_names = [
+            case.get("language", "")
+            + (f" twin of {case['twin_of'].partition(':')[0]}" if "twin_of" in case else "")
+            for case, (_, want) in zip(spec["questions"], cases, strict=True)
+            if want
+        ]
         cases = [(question, want) for question, want in cases if want]
         # Pagefind searches the index of the page's exact lang ("zh-Hans", not "zh").
         tags = {
@@ -407,13 +415,13 @@ def _site(
         theirs = found and score(found, wanted)
         print(f"{label:40} {len(cases):4}   {ours}   {'' if theirs is None else theirs}")
         empty = sum(not got for got in ranked)
-        for language in sorted(set(languages) - {""}):
-            rows_of = [n for n, lang in enumerate(languages) if lang == language]
+        for row_name in sorted(set(row_names) - {""}):
+            rows_of = [n for n, row in enumerate(row_names) if row == row_name]
             mine = score([ranked[n] for n in rows_of], [wanted[n] for n in rows_of])
             their = found and score([found[n] for n in rows_of], [wanted[n] for n in rows_of])
             none = sum(not ranked[n] for n in rows_of)
             print(
-                f"  {language:38} {len(rows_of):4}   {mine}   {'' if their is None else their}"
+                f"  {row_name:38} {len(rows_of):4}   {mine}   {'' if their is None else their}"
                 + (f"   ({none} with no result)" if none else "")
             )
         offtopic = [index.search(q, limit=1) for q in spec.get("offtopic", [])]
