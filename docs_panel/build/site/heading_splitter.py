@@ -96,11 +96,14 @@ class Splitter:
         self._member_lists = rules.member_lists if rules else frozenset()
         self._rules = rules
         self._is_title = matcher(rules.title) if rules and rules.title else None
+        self._is_name = matcher(rules.member_name) if rules and rules.member_name else None
         self._before: str | None = None  # an empty <a id> just read, if nothing followed it
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[Draft] = []  # for each open <dl>, the draft it is in
         self._members: list[bool] = []  # for each open <dl>, whether its terms are members
+        self._joined: list[bool] = []  # for each open <dl>, whether a member term just ended
+        self._joining: Element | None = None  # a term joining the member before it, if read
         self._heading: tuple[Element, Draft] | None = None
         self._heading_text = TextBuffer()
         self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
@@ -115,7 +118,7 @@ class Splitter:
         if attrs.get("id"):
             self._current.ids.append(attrs["id"])
         before, self._before = self._before, None
-        if self._rules and self._rules.anchor_before_heading and tag == "a" and "href" not in attrs:
+        if self._rules and self._rules.anchor_before_heading == tag and "href" not in attrs:
             self._before = attrs.get("id") or attrs.get("name") or None
         if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.append(_SectionRecord(attrs.get("id") or None))
@@ -124,8 +127,15 @@ class Splitter:
         elif tag == "dl":
             self._lists.append(self._current)
             self._members.append(not self._member_lists.isdisjoint(element.classes))
+            self._joined.append(False)
+        elif tag == "dd" and self._joined:
+            self._joined[-1] = False
+        if self._joining is not None and self._is_name and self._is_name(element):
+            self._in_name.append(element)
         if self._heading is not None:
-            if not SIGNATURE_NAME.isdisjoint(element.classes):
+            if not SIGNATURE_NAME.isdisjoint(element.classes) or (
+                self._is_name and self._is_name(element)
+            ):
                 self._in_name.append(element)
             if self._heading[1].anchor is None:
                 # Last resort: an anchor inside the heading, <h2><a id="x"></a>…</h2>.
@@ -139,6 +149,12 @@ class Splitter:
                 draft.anchor = self._section_anchor()
             for record in self._sections:
                 record.has_heading = True
+        elif tag == "dt" and self._joined and self._joined[-1]:
+            # Another call form of the member just named: a line of its section, its
+            # name added to the title when it is another (``array`` and ``array_set``).
+            self._joining = element
+            self._name = []
+            return
         elif (
             tag == "dt"
             and attrs.get("id")
@@ -168,8 +184,14 @@ class Splitter:
         elif tag == "dl" and self._lists:
             self._current = self._lists.pop()
             self._members.pop()
+            self._joined.pop()
         if self._in_name and element is self._in_name[-1]:
             self._in_name.pop()
+        if element is self._joining:
+            self._joining = None
+            name = SPACES.sub("", "".join(self._name))
+            if name and name not in self._current.title.split(", "):
+                self._current.title += f", {name}"
         if self._heading is not None and element is self._heading[0]:
             self._end_heading(element)
         elif tag == "span" and self._heading is not None and self._heading[0].tag in HEADINGS:
@@ -208,6 +230,8 @@ class Splitter:
             draft.title = name or title.partition("(")[0].rstrip(" [{") or title
             draft.body.add(title, verbatim=False)
             draft.body.break_line()
+            if self._joined and self._rules and self._rules.joined_terms:
+                self._joined[-1] = True
         self.drafts.append(draft)
         self._current = draft
 
