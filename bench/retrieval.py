@@ -100,6 +100,7 @@ MANUALS_AND_REFERENCES = {
     "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
     "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
     "texinfo-m4": (str(GENSITES / "m4-texinfo"), ("dev",)),  # 1.4.19, makeinfo 6.8
+    "texinfo-readline": (str(GENSITES / "readline-texinfo"), ("dev",)),  # makeinfo 6.8
 }
 #: Sites of the sets written by a helper who never tunes (``bench/heldout_sites.md``):
 #: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.
