@@ -64,6 +64,9 @@ class GeneratorRules:
     #: A marker of the element in a member's term that holds its name (the section's
     #: title, without the category or return values around it); "" for none.
     member_name: str = ""
+    #: A marker of the permalink inside a term that makes the term with an id a member
+    #: in any list (an indexed ``@item`` of a ``@table``), as Sphinx's ``headerlink`` does.
+    permalink: str = ""
     #: Whether member terms written one after another (a function's other call forms)
     #: are one member: the first names the section, the others join it as lines.
     joined_terms: bool = False
@@ -207,7 +210,8 @@ TYPEDOC = GeneratorRules(
 #: "C.2 ") after an empty ``<span id>`` holding the node's anchor, a heading without
 #: a node of its own in a ``div.subsection`` carrying its id; each ``@deffn``/``@deftypefn`` a ``dl.def`` whose
 #: terms carry the entry's id (``index-zeros``), the name in ``<strong>``, its
-#: ``@deffnx`` call forms in the terms after it. Index nodes (``table.index-cp``,
+#: ``@deffnx`` call forms in the terms after it; a ``@table`` item with an index
+#: entry has that id and a permalink too. Index nodes (``table.index-cp``,
 #: ``index-fn``…) are listings; its node navigation and table of contents are in
 #: ``theme_rules.GENERATOR_CHROME``.
 TEXINFO = GeneratorRules(
@@ -223,6 +227,7 @@ TEXINFO = GeneratorRules(
     anchor_before_heading="span",
     index_markers=("table.index-*",),
     member_name="strong",
+    permalink="a.copiable-anchor",
     joined_terms=True,
     heading_titles=True,
 )

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from docs_panel.build.site.generator_rules import GeneratorRules
-from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element
+from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants
 from docs_panel.build.site.markers import matcher
 
 #: Sphinx's classes for the parts of a signature that name the object
@@ -97,6 +97,7 @@ class Splitter:
         self._rules = rules
         self._is_title = matcher(rules.title) if rules and rules.title else None
         self._is_name = matcher(rules.member_name) if rules and rules.member_name else None
+        self._is_permalink = matcher(rules.permalink) if rules and rules.permalink else None
         self._before: str | None = None  # an empty <a id> just read, if nothing followed it
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
@@ -158,7 +159,11 @@ class Splitter:
         elif (
             tag == "dt"
             and attrs.get("id")
-            and (_has_permalink(element) or (self._members and self._members[-1]))
+            and (
+                _has_permalink(element)
+                or (self._members and self._members[-1])
+                or (self._is_permalink and any(map(self._is_permalink, descendants(element))))
+            )
         ):
             draft = Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
         elif tag == "dt" and self._rules and self._rules.wrapped_terms and self._section_anchor():
@@ -166,8 +171,10 @@ class Splitter:
             for record in self._sections:
                 record.has_heading = True
         else:
-            if tag == "dt" and self._members and self._members[-1]:
-                # A member without an id has no anchor: it is read in the list's section,
+            if tag == "dt" and self._lists and (
+                self._members[-1] or self._current.level == 6 + len(self._lists)
+            ):
+                # A term without an id has no anchor: it is read in the list's section,
                 # not in the member before it.
                 self._current = self._lists[-1]
             return
