@@ -169,6 +169,10 @@ def extract_site(
         owners.update((f"{page_key(address)}#{i}", at) for i, at in page.owners.items())
         for target in filter(None, (_link_target(address, href) for href in page.links)):
             linked.setdefault(target, set()).add(address)
+    # A manual's index pointing at a section is a page linking to it.
+    for address, entries in book_indexes.items():
+        for target in filter(None, (_link_target(address, href) for href, _ in entries)):
+            linked.setdefault(target, set()).add(address)
     keywords = _index_keywords(root, owners, book_indexes)
     sections = [
         replace(section, keywords=tuple(keywords[section.address]))
