@@ -6,7 +6,7 @@ built by its ``build.sh`` (pinned versions) and a ``sections.json`` naming, per
 page, every section in order as ``[title, anchor]``, so a page that stops
 splitting fails; with the lines of theme text no section may hold, the pages
 that are not content (by reason), members' first lines (their signature), and
-the words a back-of-the-book index gives the sections its entries point at.
+the words and links a back-of-the-book index gives the sections its entries point at.
 """
 
 from __future__ import annotations
@@ -104,3 +104,13 @@ def test_a_book_index_gives_its_words_to_the_sections_it_points_at(name: str) ->
     by_address = {section.address.lstrip("/"): section for section in extracted.sections}
     for address, words in expected["keywords"].items():
         assert sorted(by_address[address].keywords) == sorted(words), address
+
+
+@pytest.mark.parametrize(
+    "name", [name for name in SITES if "links" in generator_expected(name, "sections.json")]
+)
+def test_a_book_index_entry_counts_as_a_link_into_its_section(name: str) -> None:
+    expected, extracted = _site(name)
+    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    for address, links in expected["links"].items():
+        assert by_address[address].links == links, address
