@@ -276,10 +276,11 @@ def _index_keywords(
     everything = [path for path in pages if "genindex-all" in path.as_posix()]
     keywords: dict[str, dict[str, None]] = {}
     found = {
-        "/" + quote(path.relative_to(root).as_posix()): index_entries(decode(path, read_bytes(path)))
+        "/" + quote(path.relative_to(root).as_posix()): decode(path, read_bytes(path))
         for path in everything or pages
     }
-    for address, entries in [*found.items(), *book_indexes.items()]:
+    sphinx = {address: index_entries(html) for address, html in found.items()}
+    for address, entries in [*sphinx.items(), *book_indexes.items()]:
         for href, words in entries:
             target = _link_target(address, href)
             owner = owners.get(target) if target else None

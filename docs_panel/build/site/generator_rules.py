@@ -17,8 +17,8 @@ pages may be judged by), never here.
     >>> rules.strip_label("Chapter 5. Data Definition"), rules.strip_label("F.1. adminpack")
     ('Data Definition', 'adminpack')
     >>> texinfo = generator_of(parse('<meta name="Generator" content="makeinfo">'))
-    >>> [texinfo.strip_label(t) for t in ("5.1 Defining a macro", "Appendix C Indices", "C.2 Index")]
-    ['Defining a macro', 'Indices', 'Index']
+    >>> [texinfo.strip_label(t) for t in ("5.1 Defining macros", "Appendix C Indices", "C.2 Index")]
+    ['Defining macros', 'Indices', 'Index']
     >>> texinfo.strip_label("A Sample Function Description"), texinfo.strip_label("3D Plots")
     ('A Sample Function Description', '3D Plots')
     >>> generator_of(parse('<meta name="generator" content="Docusaurus v3.10.2">')) is None
@@ -207,13 +207,13 @@ TYPEDOC = GeneratorRules(
 
 #: Texinfo's ``makeinfo --html`` (6.8, split by node): one page per node in a ``div``
 #: named by its sectioning command, its heading numbered ("5.1 ", "Appendix C ",
-#: "C.2 ") after an empty ``<span id>`` holding the node's anchor, a heading without
-#: a node of its own in a ``div.subsection`` carrying its id; each ``@deffn``/``@deftypefn`` a ``dl.def`` whose
-#: terms carry the entry's id (``index-zeros``), the name in ``<strong>``, its
-#: ``@deffnx`` call forms in the terms after it; a ``@table`` item with an index
-#: entry has that id and a permalink too. Index nodes (``table.index-cp``,
-#: ``index-fn``…) are listings; its node navigation and table of contents are in
-#: ``theme_rules.GENERATOR_CHROME``.
+#: "C.2 ") after an empty ``<span id>`` holding the node's anchor; a heading without
+#: a node of its own sits in a ``div.subsection`` carrying its id. Each ``@deffn`` or
+#: ``@deftypefn`` is a ``dl.def`` whose terms carry the entry's id (``index-zeros``),
+#: the name in ``<strong>``, its ``@deffnx`` call forms in the terms after it; a
+#: ``@table`` item with an index entry has that id and a permalink too. Index nodes
+#: (``table.index-cp``, ``index-fn``…) are listings; its node navigation and table
+#: of contents are in ``theme_rules.GENERATOR_CHROME``.
 TEXINFO = GeneratorRules(
     name="Texinfo",
     meta="makeinfo",

@@ -171,8 +171,10 @@ class Splitter:
             for record in self._sections:
                 record.has_heading = True
         else:
-            if tag == "dt" and self._lists and (
-                self._members[-1] or self._current.level == 6 + len(self._lists)
+            if (
+                tag == "dt"
+                and self._lists
+                and (self._members[-1] or self._current.level == 6 + len(self._lists))
             ):
                 # A term without an id has no anchor: it is read in the list's section,
                 # not in the member before it.
