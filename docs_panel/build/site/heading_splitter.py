@@ -171,13 +171,16 @@ class Splitter:
             for record in self._sections:
                 record.has_heading = True
         else:
+            # A term without an id has no anchor: it is read in the list's section, not
+            # in the member before it. Where terms one after another join a member, one
+            # reaching here follows a description: in any list, not only a member list
+            # (elsewhere a term without an id right after a member is its overload).
+            joins = self._rules is not None and self._rules.joined_terms
             if (
                 tag == "dt"
                 and self._lists
-                and (self._members[-1] or self._current.level == 6 + len(self._lists))
+                and (self._members[-1] or (joins and self._current.level == 6 + len(self._lists)))
             ):
-                # A term without an id has no anchor: it is read in the list's section,
-                # not in the member before it.
                 self._current = self._lists[-1]
             return
         self._heading = (element, draft)
