@@ -87,7 +87,9 @@ class Splitter:
     heading too, one level below the headings around it; the text after its
     list goes back to the section the list is in. ``rules`` (a generator's) add
     wrappers whose id names their first heading, lists whose terms are members,
-    a title element, and anchors written just before a heading.
+    a title element, anchors written just before a heading, the element naming a
+    member in its term, a permalink that makes a term a member in any list, and
+    terms that join the member before them (a function's other call forms).
     """
 
     def __init__(self, rules: GeneratorRules | None = None) -> None:
@@ -98,7 +100,7 @@ class Splitter:
         self._is_title = matcher(rules.title) if rules and rules.title else None
         self._is_name = matcher(rules.member_name) if rules and rules.member_name else None
         self._is_permalink = matcher(rules.permalink) if rules and rules.permalink else None
-        self._before: str | None = None  # an empty <a id> just read, if nothing followed it
+        self._before: str | None = None  # an empty anchor element's id just read, if alone
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[Draft] = []  # for each open <dl>, the draft it is in
