@@ -86,7 +86,8 @@ GENERATOR_SITES = {
 #: DocBook XSL manuals and Doxygen references as Debian ships them (issue 43):
 #: ``apt-get install postgresql-doc-15 libpam-doc debian-reference-en
 #: libjsoncpp-doc libtinyxml-doc``; Javadoc, rustdoc and TypeDoc references built under
-#: ``GENSITES`` as the sets' "about" says. Name -> (folder, its question sets).
+#: ``GENSITES`` as the sets' "about" says, Texinfo manuals by ``bench/texinfo_sites.sh``.
+#: Name -> (folder, its question sets).
 MANUALS_AND_REFERENCES = {
     "postgresql": ("/usr/share/doc/postgresql-doc-15/html", ("dev", "heldout")),  # 15.20
     "linux-pam": ("/usr/share/doc/libpam-doc/html", ("dev",)),  # 1.5.2
@@ -98,6 +99,8 @@ MANUALS_AND_REFERENCES = {
     "either": (str(GENSITES / "either-rustdoc"), ("dev",)),  # 1.6.1, rustdoc 1.95.0
     "semver": (str(GENSITES / "semver-rustdoc"), ("heldout",)),  # 1.0.14, rustdoc 1.95.0
     "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
+    "texinfo-m4": (str(GENSITES / "m4-texinfo"), ("dev",)),  # 1.4.19, makeinfo 6.8
+    "texinfo-readline": (str(GENSITES / "readline-texinfo"), ("dev",)),  # makeinfo 6.8
 }
 #: Sites of the sets written by a helper who never tunes (``bench/heldout_sites.md``):
 #: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.

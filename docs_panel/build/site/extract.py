@@ -15,7 +15,8 @@ each page. On the way it decides, for the whole site:
   element id counts for the section holding that id; ``/docs/install``,
   ``/docs/install/`` and ``/docs/install/index.html`` are one page), which the
   ranking reads as "the docs treat this entry as canonical";
-- a Sphinx general index's words for the sections its entries point at.
+- a Sphinx general index's words, and a manual's back-of-the-book index's
+  (``book_index``), for the sections their entries point at.
 
 ``Extracted.report`` says all of it for the build summary.
 """
@@ -134,9 +135,12 @@ def extract_site(
         files.setdefault("/" + quote(relative), PageFile("/" + quote(relative), path))
     pages: dict[str, PageContent] = {}
     skipped: Counter[str] = Counter()
+    book_indexes: dict[str, list[tuple[str, str]]] = {}  # an index page -> its entries
     for address, page in zip(files, read_pages(list(files.values()), cache), strict=True):
         if page.skipped:
             skipped[page.skipped] += 1
+            if page.index_entries:
+                book_indexes[address] = page.index_entries
         else:
             pages[address] = page
     if not any(page.sections for page in pages.values()):
@@ -165,7 +169,11 @@ def extract_site(
         owners.update((f"{page_key(address)}#{i}", at) for i, at in page.owners.items())
         for target in filter(None, (_link_target(address, href) for href in page.links)):
             linked.setdefault(target, set()).add(address)
-    keywords = _index_keywords(root, owners)
+    # A manual's index pointing at a section is a page linking to it.
+    for address, entries in book_indexes.items():
+        for target in filter(None, (_link_target(address, href) for href, _ in entries)):
+            linked.setdefault(target, set()).add(address)
+    keywords = _index_keywords(root, owners, book_indexes)
     sections = [
         replace(section, keywords=tuple(keywords[section.address]))
         if section.address in keywords
@@ -249,8 +257,12 @@ def _repeated_lines(sections: Iterable[Section]) -> list[tuple[int, str]]:
     return [(n, line) for n, line in counts[:REPEATED_LINES] if n >= max(3, total // 10)]
 
 
-def _index_keywords(root: Path, owners: dict[str, str]) -> dict[str, dict[str, None]]:
-    """Per section address, the words of the general index entries pointing into it.
+def _index_keywords(
+    root: Path, owners: dict[str, str], book_indexes: dict[str, list[tuple[str, str]]]
+) -> dict[str, dict[str, None]]:
+    """Per section address, the words of the index entries pointing into it: Sphinx's
+    general index and the back-of-the-book indexes pages were read as (``book_indexes``,
+    by page address).
 
     Sphinx writes its index as one page, as letter pages, or both (then
     ``genindex-all`` has every entry and is the one read); ``dirhtml`` puts each
@@ -263,9 +275,13 @@ def _index_keywords(root: Path, owners: dict[str, str]) -> dict[str, dict[str, N
     )
     everything = [path for path in pages if "genindex-all" in path.as_posix()]
     keywords: dict[str, dict[str, None]] = {}
-    for path in everything or pages:
-        address = "/" + quote(path.relative_to(root).as_posix())
-        for href, words in index_entries(decode(path, read_bytes(path))):
+    found = {
+        "/" + quote(path.relative_to(root).as_posix()): decode(path, read_bytes(path))
+        for path in everything or pages
+    }
+    sphinx = {address: index_entries(html) for address, html in found.items()}
+    for address, entries in [*sphinx.items(), *book_indexes.items()]:
+        for href, words in entries:
             target = _link_target(address, href)
             owner = owners.get(target) if target else None
             if owner is not None:

@@ -16,6 +16,11 @@ pages may be judged by), never here.
     ('DocBook XSL', 'Declarative Partitioning')
     >>> rules.strip_label("Chapter 5. Data Definition"), rules.strip_label("F.1. adminpack")
     ('Data Definition', 'adminpack')
+    >>> texinfo = generator_of(parse('<meta name="Generator" content="makeinfo">'))
+    >>> [texinfo.strip_label(t) for t in ("5.1 Defining macros", "Appendix C Indices", "C.2 Index")]
+    ['Defining macros', 'Indices', 'Index']
+    >>> texinfo.strip_label("A Sample Function Description"), texinfo.strip_label("3D Plots")
+    ('A Sample Function Description', '3D Plots')
     >>> generator_of(parse('<meta name="generator" content="Docusaurus v3.10.2">')) is None
     True
 """
@@ -47,12 +52,26 @@ class GeneratorRules:
     #: The element holding the page's title when it is not a heading (a marker of
     #: ``markers.matcher``), read as the page's ``h1``; "" for none.
     title: str = ""
-    #: Whether an empty ``<a id>`` just before a heading is its anchor (Doxygen writes
-    #: the anchor there, never on the heading).
-    anchor_before_heading: bool = False
+    #: The tag of an empty element whose id, just before a heading, is its anchor
+    #: (Doxygen writes ``<a id>`` there, Texinfo ``<span id>``, never on the heading); "" for none.
+    anchor_before_heading: str = ""
     #: Pages that are not content: the reason (as ``page_kinds`` counts it) and the
     #: pattern (``pages``) their path matches, lower-case and without its suffix.
     not_content: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    #: Markers (``markers.matcher``) of an element that makes its page a listing: a
+    #: back-of-the-book index.
+    index_markers: tuple[str, ...] = ()
+    #: A marker of the element in a member's term that holds its name (the section's
+    #: title, without the category or return values around it); "" for none.
+    member_name: str = ""
+    #: A marker of the permalink inside a term that makes the term with an id a member
+    #: in any list (an indexed ``@item`` of a ``@table``), as Sphinx's ``headerlink`` does.
+    permalink: str = ""
+    #: Whether member terms written one after another (a function's other call forms)
+    #: are one member: the first names the section, the others join it as lines.
+    joined_terms: bool = False
+    #: Whether the page's first heading titles it: its ``<title>`` adds the manual's name.
+    heading_titles: bool = False
     #: Anchors of members whose heading is their whole signature: the section is
     #: titled by the ``name`` group and the signature becomes its first line.
     member_anchor: re.Pattern[str] | None = None
@@ -101,7 +120,7 @@ DOXYGEN = GeneratorRules(
     member_lists=frozenset(),
     label=re.compile(r"(?!)"),
     title="div.title",
-    anchor_before_heading=True,
+    anchor_before_heading="a",
     not_content=(
         ("source", pages(r".+_source")),
         (
@@ -186,6 +205,33 @@ TYPEDOC = GeneratorRules(
     head_marker="script[id=tsd-search-script]",
 )
 
+#: Texinfo's ``makeinfo --html`` (6.8, split by node): one page per node in a ``div``
+#: named by its sectioning command, its heading numbered ("5.1 ", "Appendix C ",
+#: "C.2 ") after an empty ``<span id>`` holding the node's anchor; a heading without
+#: a node of its own sits in a ``div.subsection`` carrying its id. Each ``@deffn`` or
+#: ``@deftypefn`` is a ``dl.def`` whose terms carry the entry's id (``index-zeros``),
+#: the name in ``<strong>``, its ``@deffnx`` call forms in the terms after it; a
+#: ``@table`` item with an index entry has that id and a permalink too. Index nodes
+#: (``table.index-cp``, ``index-fn``…) are listings; its node navigation and table
+#: of contents are in ``theme_rules.GENERATOR_CHROME``.
+TEXINFO = GeneratorRules(
+    name="Texinfo",
+    meta="makeinfo",
+    wrappers=frozenset(
+        """top part chapter section subsection subsubsection appendix appendixsec
+        appendixsubsec appendixsubsubsec unnumbered unnumberedsec unnumberedsubsec
+        unnumberedsubsubsec""".split()  # noqa: SIM905
+    ),
+    member_lists=frozenset({"def"}),
+    label=re.compile(r"^(?:Appendix\s+[A-Z]|[A-Z](?:\.\d+)+|\d+(?:\.\d+)*)\s+"),
+    anchor_before_heading="span",
+    index_markers=("table.index-*",),
+    member_name="strong",
+    permalink="a.copiable-anchor",
+    joined_terms=True,
+    heading_titles=True,
+)
+
 GENERATORS: tuple[GeneratorRules, ...] = (
     DOCBOOK,
     DOXYGEN,
@@ -193,6 +239,7 @@ GENERATORS: tuple[GeneratorRules, ...] = (
     RUSTDOC,
     ASCIIDOCTOR,
     TYPEDOC,
+    TEXINFO,
 )
 _HEAD_MARKERS = tuple(
     (rules, matcher(rules.head_marker)) for rules in GENERATORS if rules.head_marker

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from docs_panel.build.site.generator_rules import GeneratorRules
-from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element
+from docs_panel.build.site.html_tree import BLOCKS, HEADINGS, Element, descendants
 from docs_panel.build.site.markers import matcher
 
 #: Sphinx's classes for the parts of a signature that name the object
@@ -87,7 +87,9 @@ class Splitter:
     heading too, one level below the headings around it; the text after its
     list goes back to the section the list is in. ``rules`` (a generator's) add
     wrappers whose id names their first heading, lists whose terms are members,
-    a title element, and anchors written just before a heading.
+    a title element, anchors written just before a heading, the element naming a
+    member in its term, a permalink that makes a term a member in any list, and
+    terms that join the member before them (a function's other call forms).
     """
 
     def __init__(self, rules: GeneratorRules | None = None) -> None:
@@ -96,11 +98,15 @@ class Splitter:
         self._member_lists = rules.member_lists if rules else frozenset()
         self._rules = rules
         self._is_title = matcher(rules.title) if rules and rules.title else None
-        self._before: str | None = None  # an empty <a id> just read, if nothing followed it
+        self._is_name = matcher(rules.member_name) if rules and rules.member_name else None
+        self._is_permalink = matcher(rules.permalink) if rules and rules.permalink else None
+        self._before: str | None = None  # an empty anchor element's id just read, if alone
         self._current = self.drafts[0]
         self._sections: list[_SectionRecord] = []
         self._lists: list[Draft] = []  # for each open <dl>, the draft it is in
         self._members: list[bool] = []  # for each open <dl>, whether its terms are members
+        self._joined: list[bool] = []  # for each open <dl>, whether a member term just ended
+        self._joining: Element | None = None  # a term joining the member before it, if read
         self._heading: tuple[Element, Draft] | None = None
         self._heading_text = TextBuffer()
         self._name: list[str] = []  # the text of a signature's name parts (SIGNATURE_NAME)
@@ -115,7 +121,7 @@ class Splitter:
         if attrs.get("id"):
             self._current.ids.append(attrs["id"])
         before, self._before = self._before, None
-        if self._rules and self._rules.anchor_before_heading and tag == "a" and "href" not in attrs:
+        if self._rules and self._rules.anchor_before_heading == tag and "href" not in attrs:
             self._before = attrs.get("id") or attrs.get("name") or None
         if tag == "section" or not self._wrappers.isdisjoint(element.classes):
             self._sections.append(_SectionRecord(attrs.get("id") or None))
@@ -124,8 +130,15 @@ class Splitter:
         elif tag == "dl":
             self._lists.append(self._current)
             self._members.append(not self._member_lists.isdisjoint(element.classes))
+            self._joined.append(False)
+        elif tag == "dd" and self._joined:
+            self._joined[-1] = False
+        if self._joining is not None and self._is_name and self._is_name(element):
+            self._in_name.append(element)
         if self._heading is not None:
-            if not SIGNATURE_NAME.isdisjoint(element.classes):
+            if not SIGNATURE_NAME.isdisjoint(element.classes) or (
+                self._is_name and self._is_name(element)
+            ):
                 self._in_name.append(element)
             if self._heading[1].anchor is None:
                 # Last resort: an anchor inside the heading, <h2><a id="x"></a>…</h2>.
@@ -139,10 +152,20 @@ class Splitter:
                 draft.anchor = self._section_anchor()
             for record in self._sections:
                 record.has_heading = True
+        elif tag == "dt" and self._joined and self._joined[-1]:
+            # Another call form of the member just named: a line of its section, its
+            # name added to the title when it is another (``array`` and ``array_set``).
+            self._joining = element
+            self._name = []
+            return
         elif (
             tag == "dt"
             and attrs.get("id")
-            and (_has_permalink(element) or (self._members and self._members[-1]))
+            and (
+                _has_permalink(element)
+                or (self._members and self._members[-1])
+                or (self._is_permalink and any(map(self._is_permalink, descendants(element))))
+            )
         ):
             draft = Draft(level=6 + len(self._lists), title="", anchor=attrs["id"])
         elif tag == "dt" and self._rules and self._rules.wrapped_terms and self._section_anchor():
@@ -150,9 +173,16 @@ class Splitter:
             for record in self._sections:
                 record.has_heading = True
         else:
-            if tag == "dt" and self._members and self._members[-1]:
-                # A member without an id has no anchor: it is read in the list's section,
-                # not in the member before it.
+            # A term without an id has no anchor: it is read in the list's section, not
+            # in the member before it. Where terms one after another join a member, one
+            # reaching here follows a description: in any list, not only a member list
+            # (elsewhere a term without an id right after a member is its overload).
+            joins = self._rules is not None and self._rules.joined_terms
+            if (
+                tag == "dt"
+                and self._lists
+                and (self._members[-1] or (joins and self._current.level == 6 + len(self._lists)))
+            ):
                 self._current = self._lists[-1]
             return
         self._heading = (element, draft)
@@ -168,8 +198,14 @@ class Splitter:
         elif tag == "dl" and self._lists:
             self._current = self._lists.pop()
             self._members.pop()
+            self._joined.pop()
         if self._in_name and element is self._in_name[-1]:
             self._in_name.pop()
+        if element is self._joining:
+            self._joining = None
+            name = SPACES.sub("", "".join(self._name))
+            if name and name not in self._current.title.split(", "):
+                self._current.title += f", {name}"
         if self._heading is not None and element is self._heading[0]:
             self._end_heading(element)
         elif tag == "span" and self._heading is not None and self._heading[0].tag in HEADINGS:
@@ -208,6 +244,8 @@ class Splitter:
             draft.title = name or title.partition("(")[0].rstrip(" [{") or title
             draft.body.add(title, verbatim=False)
             draft.body.break_line()
+            if self._joined and self._rules and self._rules.joined_terms:
+                self._joined[-1] = True
         self.drafts.append(draft)
         self._current = draft
 

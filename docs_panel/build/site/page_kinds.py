@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from docs_panel.build.site.book_index import holds_book_index
 from docs_panel.build.site.generator_rules import generator_of
 from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, text_of
 from docs_panel.build.site.markers import class_words
@@ -174,10 +175,13 @@ NOT_CONTENT: tuple[NotContent, ...] = (
 def skip_reason(address: str, root: Element, main: Element | None = None) -> str | None:
     """Why the page at ``address`` (parsed as ``root``, its content ``main``, by default
     ``theme_rules.main_content``) is not content, or None."""
-    page = _page(address, root, main_content(root) if main is None else main)
+    main = main_content(root) if main is None else main
+    page = _page(address, root, main)
     reason = next((rule.reason for rule in NOT_CONTENT if rule.test(page)), None)
     rules = generator_of(root) if reason is None else None
     if rules and page.parts:
         path = "/".join(page.parts)
-        return next((why for why, name in rules.not_content if name.fullmatch(path)), None)
+        reason = next((why for why, name in rules.not_content if name.fullmatch(path)), None)
+    if rules and reason is None and holds_book_index(main, rules.index_markers):
+        reason = "listing"
     return reason

@@ -18,7 +18,7 @@ so ``/library/functions.html#zip`` is a section of its own.
 Sphinx's heading numbers ("4.8.1."), permalink glyphs and zero-width spaces are
 left out of titles. A page that is not content (``page_kinds``) has no sections
 and says why. A page whose generator names itself (DocBook XSL, Doxygen,
-Javadoc, rustdoc, Asciidoctor) is read with that generator's rules as well
+Javadoc, rustdoc, Asciidoctor, TypeDoc, Texinfo) is read with that generator's rules as well
 (``generator_rules``): where its sections' ids sit, its members, its labels.
 Where a section starts and what it is titled is ``heading_splitter``'s to decide.
 """
@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
+from docs_panel.build.site.book_index import book_index_entries
 from docs_panel.build.site.generator_rules import generator_of
 from docs_panel.build.site.heading_splitter import SPACES, ZERO_WIDTH, Draft, Splitter
 from docs_panel.build.site.html_tree import HEADINGS, Element, descendants, parse, text_of
@@ -97,6 +98,8 @@ class PageContent:
     language: str = ""  # <html lang>, normalized; "" when the page does not say
     canonical: str = ""  # the path of <link rel="canonical">, if any
     skipped: str | None = None  # why the page is not content (page_kinds), if it is not
+    #: A back-of-the-book index's entries, (href as written, words), when the page is one.
+    index_entries: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_page(address: str, html: str) -> PageContent:
@@ -109,14 +112,18 @@ def read_page(address: str, html: str) -> PageContent:
     root = parse(html)
     main = main_content(root)
     reason = skip_reason(address, root, main)
-    if reason is not None:
-        return PageContent([], skipped=reason)
     rules = generator_of(root)
+    if reason is not None:
+        markers = rules.index_markers if rules else ()
+        entries = book_index_entries(main, markers) if reason == "listing" and markers else []
+        return PageContent([], skipped=reason, index_entries=entries)
     splitter = Splitter(rules)
     unfold_tabs(main)
     _walk(main, splitter, rules.name if rules else "")
     top, *headed = splitter.drafts
     page_title = _page_title(root, headed, address)
+    if rules and rules.heading_titles and headed:
+        page_title = headed[0].title
     if rules:
         page_title = rules.strip_label(page_title)
     used: set[str | None] = {None}
@@ -124,6 +131,7 @@ def read_page(address: str, html: str) -> PageContent:
         first = headed.pop(0)
         top.title, top.anchor = first.title, first.anchor
         top.body.add_block(first.body.value())
+        top.ids += first.ids
         used.add(first.anchor)
     kept = [top]
     for draft in headed:

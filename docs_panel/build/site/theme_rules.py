@@ -131,6 +131,13 @@ GENERATOR_CHROME: tuple[Rule, ...] = (
     Rule("index of the page's members", "TypeDoc", ".tsd-index-panel"),
     Rule("flags (Optional, Readonly)", "TypeDoc", "code.tsd-tag"),
     Rule("members inherited from outside the project", "TypeDoc", "section.tsd-is-external"),
+    Rule("node navigation: Next, Previous, Up, Contents, Index", "Texinfo", "div.header"),
+    Rule("the manual's title above the Top node's own heading", "Texinfo", "h1.settitle"),
+    Rule("table of contents", "Texinfo", "div.contents"),
+    Rule("table of contents", "Texinfo", "h2.contents-heading"),
+    Rule("short table of contents", "Texinfo", "div.shortcontents"),
+    Rule("short table of contents", "Texinfo", "h2.shortcontents-heading"),
+    Rule("menu of the node's child nodes", "Texinfo", "table.menu"),
 )
 
 #: Text that is chrome on a generator's pages where no marker sets it apart: a

@@ -1,11 +1,12 @@
 """Generators read at their own headings and members: DocBook XSL, Doxygen, Javadoc,
-rustdoc, Asciidoctor, TypeDoc.
+rustdoc, Asciidoctor, TypeDoc, Texinfo.
 
 Each fixture under ``tests/fixtures/generators/NAME/`` holds real pages copied or
 built by its ``build.sh`` (pinned versions) and a ``sections.json`` naming, per
 page, every section in order as ``[title, anchor]``, so a page that stops
 splitting fails; with the lines of theme text no section may hold, the pages
-that are not content (by reason), and members' first lines (their signature).
+that are not content (by reason), members' first lines (their signature), and
+the words and links a back-of-the-book index gives the sections its entries point at.
 """
 
 from __future__ import annotations
@@ -93,3 +94,23 @@ def test_a_members_signature_opens_its_section(name: str) -> None:
     by_address = {section.address.lstrip("/"): section for section in extracted.sections}
     for address, first_line in expected["signatures"].items():
         assert by_address[address].text.split("\n")[0] == first_line, address
+
+
+@pytest.mark.parametrize(
+    "name", [name for name in SITES if "keywords" in generator_expected(name, "sections.json")]
+)
+def test_a_book_index_gives_its_words_to_the_sections_it_points_at(name: str) -> None:
+    expected, extracted = _site(name)
+    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    for address, words in expected["keywords"].items():
+        assert sorted(by_address[address].keywords) == sorted(words), address
+
+
+@pytest.mark.parametrize(
+    "name", [name for name in SITES if "links" in generator_expected(name, "sections.json")]
+)
+def test_a_book_index_entry_counts_as_a_link_into_its_section(name: str) -> None:
+    expected, extracted = _site(name)
+    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    for address, links in expected["links"].items():
+        assert by_address[address].links == links, address
