@@ -56,12 +56,12 @@ from docs_panel.core.index_ranking import (
     CHANGELOG_PRIOR,
     COMMON_LEAST,
     COMMON_SHARE,
+    Priors,
     Ranking,
     SectionTable,
     Tally,
     crowded,
     idf,
-    link_priors,
     match,
     page_share,
     rank,
@@ -181,7 +181,6 @@ def load_index(payload: object) -> DocsIndex:
     if recall_parts != (recall.clusters.count(None) if recall else 0):
         raise DocsIndexError(f"index.json: 'parts.recall' does not fit; {REBUILD}")
     page_prior = [CHANGELOG_PRIOR if notes else 1.0 for notes in pages["notes"]]
-    link_prior = link_priors(sections["links"])
     index = DocsIndex(
         version=version,
         _page_titles=pages.get("title") or [None] * len(paths),
@@ -192,8 +191,7 @@ def load_index(payload: object) -> DocsIndex:
         _page_of=page_of,
         _ranked_by=SectionTable(
             page_of=page_of,
-            link_prior=link_prior,
-            prior=[page_prior[page] * link for page, link in zip(page_of, link_prior, strict=True)],
+            priors=Priors.of(sections["links"], page_prior, page_of),
             title_terms=sections["title_terms"],
             page_paths=paths,
             page_share=page_share(len(paths)),

@@ -33,10 +33,10 @@ question.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, compress, repeat
-from operator import add, and_, mul, neg
+from operator import add, and_, mul, neg, sub, truediv
 
 from docs_panel.core.index_format import IMPACT_LEVELS, REBUILD
 from docs_panel.core.text import terms
@@ -78,13 +78,48 @@ LINK_WEIGHT = 0.2
 
 
 @dataclass(frozen=True, slots=True)
+class Priors:
+    """Each section's priors, worked out for a search's candidates only (a site's
+    every section at load would cost its size on every first question): the link
+    prior, ``1 - LINK_WEIGHT`` unlinked up to 1 for the most linked, on a log scale,
+    and that times its page's prior."""
+
+    links: Sequence[int]  # per section, how many other pages link to it
+    page_prior: Sequence[float]  # per page
+    page_of: Sequence[int]
+    most: float  # log1p of the most links any section has
+
+    @classmethod
+    def of(
+        cls, links: Sequence[int], page_prior: Sequence[float], page_of: Sequence[int]
+    ) -> Priors:
+        return cls(links, page_prior, page_of, math.log1p(max(links, default=0)))
+
+    def of_sections(self, numbers: list[int], about_changes: bool) -> list[float]:
+        """The factor on each of ``numbers``' scores (the page's prior left out when
+        the question is ``about_changes``), in C-level maps: a common word's search
+        has thousands of candidates."""
+        link: Iterable[float] = repeat(1.0, len(numbers))
+        if self.most:
+            ratio = map(
+                truediv, map(math.log1p, map(self.links.__getitem__, numbers)), repeat(self.most)
+            )
+            link = map(
+                sub, repeat(1.0), map(mul, repeat(LINK_WEIGHT), map(sub, repeat(1.0), ratio))
+            )
+        if about_changes:
+            return list(link)
+        pages = map(self.page_prior.__getitem__, map(self.page_of.__getitem__, numbers))
+        return list(map(mul, pages, link))
+
+
+@dataclass(frozen=True, slots=True)
 class SectionTable:
     """What ranking reads of every section and page: each section's page, priors and
     heading length, each page's path, and the page's share (``page_share``)."""
 
     page_of: list[int]
-    link_prior: list[float]  # per section, a factor on its score
-    prior: list[float]  # per section, the same times its page's prior
+    priors: Priors
     title_terms: list[int]
     page_paths: list[str]
     page_share: float
@@ -150,14 +185,6 @@ def page_share(pages: int) -> float:
     return small + (large - small) * min(1.0, growth)
 
 
-def link_priors(links: Sequence[int]) -> list[float]:
-    """Per section, ``1 - LINK_WEIGHT`` unlinked up to 1 for the most linked, on a log scale."""
-    most = math.log1p(max(links, default=0))
-    if not most:
-        return [1.0] * len(links)
-    return [1 - LINK_WEIGHT * (1 - math.log1p(count) / most) for count in links]
-
-
 def idf(count: int, sections: int) -> float:
     """BM25's inverse document frequency of a term in ``count`` of ``sections`` sections."""
     return math.pow(math.log(1 + (sections - count + 0.5) / (count + 0.5)), IDF_POWER)
@@ -198,19 +225,20 @@ def rank(
     when the question is not ``about_changes``).
     """
     pages, page_of = tally.pages, table.page_of
-    prior = table.link_prior if about_changes else table.prior
     page_share = table.page_share
     # ((1 - HEADING_SHARE - page_share) * section + page_share * page) * prior,
     # in C-level maps:
     # a common word's search has thousands of candidates.
     numbers = list(tally.sections)
+    priors = table.priors.of_sections(numbers, about_changes)
+    prior = dict(zip(numbers, priors, strict=True))
     page_values = map(pages.get, map(page_of.__getitem__, numbers), repeat(0.0))
     blend = map(
         add,
         map(mul, tally.sections.values(), repeat(1 - HEADING_SHARE - page_share)),
         map(mul, page_values, repeat(page_share)),
     )
-    scores = dict(zip(numbers, map(mul, blend, map(prior.__getitem__, numbers)), strict=True))
+    scores = dict(zip(numbers, map(mul, blend, priors), strict=True))
     title_terms = table.title_terms
     heading_hits = tally.heading_hits
     for number, weight in tally.heading_weight.items():
