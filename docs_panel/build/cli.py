@@ -31,8 +31,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from docs_panel.build.demo.answers import demo_reply
-from docs_panel.build.demo.pages import render_site
 from docs_panel.build.index_build import Embedded, build_index
 from docs_panel.build.publish import publish
 from docs_panel.build.reuse_cache import ReuseCache, cache_beside
@@ -47,7 +45,6 @@ from docs_panel.build.runtime.twins import (
     with_gzip_twins,
     zstd_compressed,
 )
-from docs_panel.build.serve import CHAT_PATH, make_server
 from docs_panel.build.site.embeddings import (
     DEFAULT_CACHE,
     EmbeddingsClient,
@@ -59,7 +56,6 @@ from docs_panel.build.site.extract import SiteReport, extract_site
 from docs_panel.build.site.head_tag import PANEL_FOLDER, panel_head
 from docs_panel.build.site.llms_txt import MODES, LlmsReport, Mode, llms_files, write_llms_files
 from docs_panel.build.site.page_reading import default_cache
-from docs_panel.build.vote_report import write_report
 from docs_panel.core.docs_index import Section
 from docs_panel.core.embedding_roles import NO_ROLE, PREFIX_MAX, SIDES, Role
 from docs_panel.portable.errors import WidgetError
@@ -218,6 +214,8 @@ def build_demo(
 
     ``endpoint`` None builds the panel with search results only (``chat: false``).
     """
+    from docs_panel.build.demo.pages import render_site  # only the demo needs it
+
     if dest.exists():
         shutil.rmtree(dest)
     render_site(DEMO_SOURCE, dest, head_snippet=demo_head(endpoint, model))
@@ -236,6 +234,10 @@ def serve(
 
     ``compress=False`` plays a host that sends files as they are (no gzip).
     """
+    # Only ``serve`` needs these: a site's build does not pay for importing them.
+    from docs_panel.build.demo.answers import demo_reply
+    from docs_panel.build.serve import CHAT_PATH, make_server
+
     print(build_demo(endpoint=endpoint or CHAT_PATH, model=model).summary())
     chat = None if endpoint else demo_reply
     server = make_server(DEMO_BUILD, host=host, port=port, chat=chat, compress=compress)
@@ -406,6 +408,8 @@ def main(
                 )
             default = Path("votes-report.html") if args.database else None
             out = args.out or default or args.path.with_name(args.path.stem + "-report.html")
+            from docs_panel.build.vote_report import write_report  # only reports need it
+
             summary = write_report(source, out)
             print(f"docs-panel: {summary.votes} votes → {out}")
             return 0

@@ -17,6 +17,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
+from operator import sub
 from typing import Any
 
 from docs_panel.core.addresses import translation_key
@@ -112,28 +114,36 @@ def build_index(
         lengths[2] += len(row[4])
     page_scales = _field_scales(page_lengths, PAGE_FIELDS)
 
+    # Each term's postings as [number, impact, …]; a page's sections come together,
+    # so its counts are added up in ``page_counts`` and posted when the next starts.
     section_postings: dict[str, list[int]] = {}
-    page_tf: dict[str, dict[int, float]] = {}
-    titled_pages: set[int] = set()  # pages whose title is counted already
+    page_postings: dict[str, list[int]] = {}
+    page_counts: dict[str, float] = {}
+    current_page = 0
     for number, row in enumerate(fields):
+        page = page_of[number]
+        if page != current_page:
+            _post(page_postings, current_page, page_counts)
+            page_counts = {}
+            current_page = page
         tf: dict[str, float] = {}
         for scales, field_terms in zip(section_scales, row, strict=True):
-            for term in field_terms:
-                tf[term] = tf.get(term, 0.0) + scales[number]
+            _add(tf, field_terms, scales[number])
         title = set(row[0])
-        page = page_of[number]
-        per_page = [(row[4], page_scales[2][page]), (row[0], page_scales[1][page])]
-        if page not in titled_pages:
-            titled_pages.add(page)
-            per_page.append((row[2], page_scales[0][page]))
         for term, value in tf.items():
-            section_postings.setdefault(term, []).extend(
-                (number, _impact(value) << 1 | (term in title))
-            )
-        for field_terms, scale in per_page:
-            for term in field_terms:
-                counts = page_tf.setdefault(term, {})
-                counts[page] = counts.get(page, 0.0) + scale
+            impact = _impact(value)
+            postings = section_postings.get(term)
+            if postings is None:
+                section_postings[term] = [number, impact << 1 | (term in title)]
+            else:
+                postings += (number, impact << 1 | (term in title))
+        _add(page_counts, row[4], page_scales[2][page])
+        _add(page_counts, row[0], page_scales[1][page])
+        if not number or page != page_of[number - 1]:  # a page's title is counted once
+            _add(page_counts, row[2], page_scales[0][page])
+    if fields:
+        _post(page_postings, current_page, page_counts)
+    sections_per_page = Counter(page_of)
     languages, own_language, translation = _languages(
         list(page_numbers), page_languages, main_language
     )
@@ -147,7 +157,7 @@ def build_index(
             "title": page_titles,
             "language": pack(own_language),
             "translation": pack(translation),
-            "sections": pack(Counter(page_of)[page] for page in range(len(page_titles))),
+            "sections": pack(sections_per_page[page] for page in range(len(page_titles))),
             "notes": pack(
                 int(release_notes(path, title))
                 for path, title in zip(page_numbers, page_titles, strict=True)
@@ -165,11 +175,7 @@ def build_index(
             "links": pack(section.links for section in sections),
         },
         "terms": {
-            term: _gaps(section_postings[term])
-            + SEPARATOR
-            + _gaps(
-                [n for page, value in page_tf.get(term, {}).items() for n in (page, _impact(value))]
-            )
+            term: _gaps(section_postings[term]) + SEPARATOR + _gaps(page_postings.get(term, []))
             for term in sorted(section_postings)
         },
     }
@@ -326,7 +332,8 @@ def _runs(sizes: Sequence[int], most: int, split: int) -> list[int]:
 
 
 def _json_size(value: str) -> int:
-    return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
+    # What ``json.dumps(value, ensure_ascii=False)`` writes for a string, without its setup.
+    return len(encode_basestring(value).encode("utf-8")) + 1
 
 
 def section_fields(section: Section, analyzer: Analyzer) -> tuple[list[str], ...]:
@@ -342,6 +349,27 @@ def section_fields(section: Section, analyzer: Analyzer) -> tuple[list[str], ...
     )
 
 
+def _add(counts: dict[str, float], terms: list[str], scale: float) -> None:
+    """Each of ``terms`` adds ``scale`` to its count, one occurrence after another
+    (the same float sums as one addition per occurrence)."""
+    for term, times in Counter(terms).items():
+        value = counts.get(term, 0.0)
+        for _ in range(times):
+            value += scale
+        counts[term] = value
+
+
+def _post(postings: dict[str, list[int]], page: int, counts: Mapping[str, float]) -> None:
+    """``page``'s impact for each term it counts, after the term's earlier pages."""
+    for term, value in counts.items():
+        impact = _impact(value)
+        found = postings.get(term)
+        if found is None:
+            postings[term] = [page, impact]
+        else:
+            found += (page, impact)
+
+
 def _impact(tf: float) -> int:
     """A term frequency, saturated, in ``IMPACT_LEVELS`` steps."""
     return min(IMPACT_LEVELS - 1, round(IMPACT_LEVELS * tf / (K1 + tf)))
@@ -349,9 +377,9 @@ def _impact(tf: float) -> int:
 
 def _gaps(pairs: list[int]) -> str:
     """``[number, value, …]`` packed, each number as its gap from the one before."""
+    numbers = pairs[::2]
     gaps = pairs[:]
-    for i in range(len(gaps) - 2, 0, -2):
-        gaps[i] -= gaps[i - 2]
+    gaps[2::2] = map(sub, numbers[1:], numbers)
     return pack(gaps)
 
 

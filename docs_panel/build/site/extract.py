@@ -246,14 +246,17 @@ def _without_duplicates(sections: list[Section], main: str) -> list[Section]:
 
 def _repeated_lines(sections: Iterable[Section]) -> list[tuple[int, str]]:
     """The lines of words found on the most pages (at least three, and a tenth of them)."""
-    pages: dict[str, set[str]] = {}
+    lines: dict[str, set[str]] = {}  # each page's lines
     for section in sections:
-        for line in section.text.split("\n"):
-            line = line.strip()
-            if _WORDS.search(line):  # not code's "}" or ");"
-                pages.setdefault(line, set()).add(section.page)
-    total = len({section.page for section in sections})
-    counts = sorted(((len(on), line) for line, on in pages.items()), key=lambda c: (-c[0], c[1]))
+        lines.setdefault(section.page, set()).update(map(str.strip, section.text.split("\n")))
+    pages: Counter[str] = Counter()  # on how many pages each line is
+    for own in lines.values():
+        pages.update(own)
+    total = len(lines)
+    counts = sorted(
+        ((n, line) for line, n in pages.items() if _WORDS.search(line)),  # not code's "}"
+        key=lambda c: (-c[0], c[1]),
+    )
     return [(n, line) for n, line in counts[:REPEATED_LINES] if n >= max(3, total // 10)]
 
 

@@ -51,18 +51,23 @@ _ENDED_BY = {
 
 
 class Element:
-    """A node of the parse tree (mutable: the extractor's rules rewrite tab sets)."""
+    """A node of the parse tree (mutable: the extractor's rules rewrite tab sets, but
+    never an element's ``class``, so its split is kept once asked for)."""
 
-    __slots__ = ("attrs", "children", "tag")
+    __slots__ = ("_classes", "attrs", "children", "tag")
 
     def __init__(self, tag: str, attrs: dict[str, str]) -> None:
         self.tag = tag
         self.attrs = attrs
         self.children: list[Element | str] = []
+        self._classes: list[str] | None = None
 
     @property
     def classes(self) -> list[str]:
-        return self.attrs.get("class", "").split()
+        found = self._classes
+        if found is None:
+            found = self._classes = self.attrs.get("class", "").split()
+        return found
 
     def __repr__(self) -> str:
         return f"<{self.tag} {self.attrs}>"
@@ -83,32 +88,38 @@ class _TreeBuilder(_Target):
         self._dropped = {tag for tag in _DOCUMENT_TAGS if tag not in written}
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
-        if tag in self._dropped:
-            return
         if tag in _DOCUMENT_TAGS:
+            if tag in self._dropped:
+                return
             self._dropped.add(tag)
-        while len(self._open) > 1 and tag in _ENDED_BY.get(self._open[-1].tag, ()):
-            self._open.pop()
-        element = Element(tag, dict(attrs))
-        self._open[-1].children.append(element)
+        opened = self._open
+        # The root's tag ends nothing, so the loop stops at it.
+        while tag in _ENDED_BY.get(opened[-1].tag, ()):
+            opened.pop()
+        element = Element(tag, dict(attrs) if attrs else {})
+        opened[-1].children.append(element)
         if tag not in VOID:
-            self._open.append(element)
+            opened.append(element)
 
     def end(self, tag: str) -> None:
-        for depth in range(len(self._open) - 1, 0, -1):
-            if self._open[depth].tag == tag:
-                del self._open[depth:]
+        opened = self._open
+        for depth in range(len(opened) - 1, 0, -1):
+            if opened[depth].tag == tag:
+                del opened[depth:]
                 return  # an end tag with nothing open to end is ignored, as browsers do
 
     def data(self, data: str) -> None:
         children = self._open[-1].children
-        if children and isinstance(children[-1], str):
+        if children and type(children[-1]) is str:
             children[-1] += data  # libxml2 hands long text over in pieces
         else:
             children.append(data)
 
     def close(self) -> Element:
-        return self.root
+        # lxml's parser and its target refer to each other: the tree must not hang
+        # on that cycle, or it outlives the page until the garbage collector runs.
+        root, self.root, self._open = self.root, Element("#document", {}), []
+        return root
 
 
 def _written(html: str) -> frozenset[str]:
@@ -135,7 +146,9 @@ def descendants(root: Element) -> Iterator[Element]:
     while stack:
         element = stack.pop()
         yield element
-        stack.extend(child for child in reversed(element.children) if isinstance(child, Element))
+        children = element.children
+        if children:
+            stack += [child for child in reversed(children) if type(child) is Element]
 
 
 def texts(element: Element) -> Iterator[str]:

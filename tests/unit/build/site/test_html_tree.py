@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from docs_panel.build.site.html_tree import Element, descendants, parse, text_of
 
 
@@ -62,3 +64,18 @@ def test_broken_and_empty_markup_never_raises() -> None:
     assert parse("   ").children == []
     assert text_of(parse("<div " + "<div>" * 5_000 + "deep")).endswith("deep")
     assert text_of(parse("<b><i>x</b>y</i>z")) == "xyz"
+
+
+def test_a_dropped_tree_is_freed_without_the_cycle_collector() -> None:
+    """lxml's parser and its target refer to each other: the tree must not hang on them,
+    or every page read stays in memory until the cyclic collector runs."""
+    gc.collect()
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        parse("<main>" + "<div class='a b'><p>text <em>here</em></p></div>" * 300 + "</main>")
+        left = gc.collect()
+    finally:
+        if was_on:
+            gc.enable()
+    assert left < 300  # the parser's own few objects, not the tree's thousands
