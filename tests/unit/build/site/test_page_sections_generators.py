@@ -20,6 +20,7 @@ import pytest
 from docs_panel.build.site.extract import Extracted, extract_site
 from docs_panel.build.site.html_tree import Element, descendants, parse
 from docs_panel.build.site.page_sections import read_page
+from docs_panel.core.docs_index import Section
 from tests.fixture_files import GENERATORS, generator_expected, generator_sites
 
 SITES = generator_sites("sections.json")
@@ -29,6 +30,12 @@ SITES = generator_sites("sections.json")
 def _site(name: str) -> tuple[dict[str, Any], Extracted]:
     expected = generator_expected(name, "sections.json")
     return expected, extract_site(GENERATORS / name / "site")
+
+
+def _sections_by_address(name: str) -> tuple[dict[str, Any], dict[str, Section]]:
+    """The site's expected figures, and its sections by address without the leading /."""
+    expected, extracted = _site(name)
+    return expected, {section.address.lstrip("/"): section for section in extracted.sections}
 
 
 @pytest.mark.parametrize("name", SITES)
@@ -90,8 +97,7 @@ def test_pages_that_are_not_content_are_skipped_by_reason(name: str) -> None:
 
 @pytest.mark.parametrize("name", SITES)
 def test_a_members_signature_opens_its_section(name: str) -> None:
-    expected, extracted = _site(name)
-    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    expected, by_address = _sections_by_address(name)
     for address, first_line in expected["signatures"].items():
         assert by_address[address].text.split("\n")[0] == first_line, address
 
@@ -100,8 +106,7 @@ def test_a_members_signature_opens_its_section(name: str) -> None:
     "name", [name for name in SITES if "keywords" in generator_expected(name, "sections.json")]
 )
 def test_a_book_index_gives_its_words_to_the_sections_it_points_at(name: str) -> None:
-    expected, extracted = _site(name)
-    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    expected, by_address = _sections_by_address(name)
     for address, words in expected["keywords"].items():
         assert sorted(by_address[address].keywords) == sorted(words), address
 
@@ -110,7 +115,6 @@ def test_a_book_index_gives_its_words_to_the_sections_it_points_at(name: str) ->
     "name", [name for name in SITES if "links" in generator_expected(name, "sections.json")]
 )
 def test_a_book_index_entry_counts_as_a_link_into_its_section(name: str) -> None:
-    expected, extracted = _site(name)
-    by_address = {section.address.lstrip("/"): section for section in extracted.sections}
+    expected, by_address = _sections_by_address(name)
     for address, links in expected["links"].items():
         assert by_address[address].links == links, address
