@@ -2,6 +2,9 @@
 
 Usage: python3 bench/heldout_paths.py [bench/questions_heldout_*.json ...]
 
+Without arguments it checks every held-out set and the German dev sets
+(``questions_*_de_dev.json``), which were written the same way.
+
 It reads each set's ``site`` folder and checks that each expected page is a file
 there and each ``anchor`` is an ``id`` (or ``name``) on the first expected page; it prints the
 heading text found at the anchor so a writer can see the question lands where meant.
@@ -20,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+#: Dev sets written by a helper that does not tune, like the held-out ones.
+GERMAN_DEV_SETS = sorted(HERE.glob("questions_*_de_dev.json"))
 
 
 def _page_name(page: str) -> str:
@@ -69,7 +74,10 @@ def check(spec_path: Path) -> int:
 
 
 def main() -> None:
-    paths = [Path(arg) for arg in sys.argv[1:]] or sorted(HERE.glob("questions_heldout_*.json"))
+    paths = [Path(arg) for arg in sys.argv[1:]] or [
+        *sorted(HERE.glob("questions_heldout_*.json")),
+        *GERMAN_DEV_SETS,
+    ]
     sys.exit(1 if sum(check(path) for path in paths) else 0)
 
 

@@ -87,6 +87,8 @@ GENERATOR_SITES = {
 #: ``apt-get install postgresql-doc-15 libpam-doc debian-reference-en
 #: libjsoncpp-doc libtinyxml-doc``; Javadoc, rustdoc and TypeDoc references built under
 #: ``GENSITES`` as the sets' "about" says, Texinfo manuals by ``bench/texinfo_sites.sh``.
+#: German dev sites (``bench/heldout_sites.md``): ``apt-get install developers-reference-de
+#: maint-guide-de``; their sets are ``questions_<name>_de_dev.json``.
 #: Name -> (folder, its question sets).
 MANUALS_AND_REFERENCES = {
     "postgresql": ("/usr/share/doc/postgresql-doc-15/html", ("dev", "heldout")),  # 15.20
@@ -101,6 +103,8 @@ MANUALS_AND_REFERENCES = {
     "ky": (str(GENSITES / "ky-typedoc"), ("dev",)),  # 2.0.2, TypeDoc 0.28.14
     "texinfo-m4": (str(GENSITES / "m4-texinfo"), ("dev",)),  # 1.4.19, makeinfo 6.8
     "texinfo-readline": (str(GENSITES / "readline-texinfo"), ("dev",)),  # makeinfo 6.8
+    "developers-reference": ("/usr/share/developers-reference/de", ("de_dev",)),  # 12.18
+    "maint-guide": ("/usr/share/doc/maint-guide-de/html", ("de_dev",)),  # 1.2.53
 }
 #: Sites of the sets written by a helper who never tunes (``bench/heldout_sites.md``):
 #: ``questions_heldout_<site>_<language>.json``, each naming its installed folder.
