@@ -3,7 +3,7 @@
 Four sites: the demo (``site_demo``, answers from the demo endpoint), the
 whole Python docs (Debian's ``python3.11-doc``, about 500 pages), the
 pandas API reference (``python-pandas-doc``, Sphinx + pydata theme, about
-4,100 pages) and ``pandas-x5``, five marked copies of it (about 20,600 files,
+4,100 pages) and ``pandas-x5``, five marked copies of it (20,610 files,
 ``bench.scale.make_site``: no real docs site that large is at hand), each large
 one behind one host page. Each is
 served twice: by a host that gzips (the ``.gz`` twins, gzip on the fly for
