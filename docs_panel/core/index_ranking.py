@@ -231,7 +231,6 @@ def rank(
     # a common word's search has thousands of candidates.
     numbers = list(tally.sections)
     priors = table.priors.of_sections(numbers, about_changes)
-    prior = dict(zip(numbers, priors, strict=True))
     page_values = map(pages.get, map(page_of.__getitem__, numbers), repeat(0.0))
     blend = map(
         add,
@@ -241,14 +240,18 @@ def rank(
     scores = dict(zip(numbers, map(mul, blend, priors), strict=True))
     title_terms = table.title_terms
     heading_hits = tally.heading_hits
-    for number, weight in tally.heading_weight.items():
+    headed = list(tally.heading_weight)  # a few of the candidates: their priors again
+    heading_priors = table.priors.of_sections(headed, about_changes)
+    for number, weight, prior in zip(
+        headed, tally.heading_weight.values(), heading_priors, strict=True
+    ):
         # F1 of "the heading covers the question" and "the heading is the question".
         covered = weight / best_possible
         if not covered:
             continue
         precise = min(1.0, heading_hits[number] / max(1, title_terms[number]))
         f1 = 2 * precise * covered / (precise + covered)
-        scores[number] += HEADING_SHARE * best_possible * f1 * prior[number]
+        scores[number] += HEADING_SHARE * best_possible * f1 * prior
     if prefix is not None:  # a scope is a path prefix: "/api/"
         paths = table.page_paths
         scores = {n: s for n, s in scores.items() if paths[page_of[n]].startswith(prefix)}
